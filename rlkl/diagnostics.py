@@ -51,4 +51,39 @@ class Diagnostic:
 
 # The single table of codes (code -> one-line meaning). The README's code table is generated
 # from it (``rlkl codes``) and a test keeps the two in step.
-CODES: dict[str, str] = {}
+CODES: dict[str, str] = {
+    # RLKL1xx: reading and parsing a file.
+    "RLKL101": "file is not valid UTF-8",
+    "RLKL102": "file starts with a byte-order mark",
+    "RLKL103": "file is empty",
+    "RLKL104": "file is larger than the size limit",
+    "RLKL105": "invalid JSON syntax",
+    "RLKL106": "data after the end of the JSON document",
+    "RLKL107": "trailing comma before a closing bracket",
+    "RLKL108": "duplicate key in an object",
+    "RLKL109": "NaN or Infinity is not a JSON number",
+    "RLKL110": "nesting deeper than the depth limit",
+    "RLKL111": "file cannot be read",
+    # RLKL2xx: schema and model rules of one document.
+    "RLKL201": "required field is missing",
+    "RLKL202": "unknown field (misspelt or not part of the format)",
+    "RLKL203": "value has the wrong type",
+    "RLKL204": "id or reference is not a slug",
+    "RLKL205": "URL is not http(s)",
+    "RLKL206": "value is not one of the allowed values",
+    "RLKL207": "value breaks a constraint (length, range, pattern, count)",
+    "RLKL208": "check.answer does not index an option",
+    "RLKL209": "duplicate option in a check question",
+    "RLKL210": "duplicate entry in a list of ids",
+    "RLKL211": "date is not a real calendar date",
+    # RLKL3xx: corpus rules (ids, references, catalog).
+    "RLKL301": "two lessons share one id",
+    "RLKL302": "lesson id differs from its folder name",
+    "RLKL303": "reference names no lesson and no catalog entry",
+    "RLKL304": "lesson references itself",
+    "RLKL305": "prerequisite cycle",
+    "RLKL306": "catalog lists a published lesson that has no lesson file",
+    "RLKL307": "lesson is not listed in the catalog",
+    "RLKL308": "duplicate id in the catalog",
+    "RLKL309": "catalog says planned but the lesson file exists",
+}

@@ -1,0 +1,313 @@
+"""Strict JSON loading that keeps source positions.
+
+:func:`load_json` reads a file as UTF-8 JSON and refuses anything a careless editor or a
+hostile input could slip past a lenient parser: a byte-order mark, invalid UTF-8, an empty
+file, a file over :data:`MAX_BYTES`, nesting deeper than :data:`MAX_DEPTH`, trailing data,
+trailing commas, duplicate keys and the non-standard constants ``NaN``/``Infinity``. Every
+refusal is a :class:`~rlkl.diagnostics.Diagnostic` with line and column, raised inside a
+:class:`LoadError`; no input bytes make it raise anything else.
+
+Parsing is stdlib :mod:`json`; positions (JSON pointer -> offsets) come from the
+``json-source-map`` package. Lines and columns are 1-based and columns count characters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from json_source_map import calculate
+
+from rlkl.diagnostics import Diagnostic, Severity
+
+MAX_BYTES: int = 1024 * 1024
+"""Largest file accepted (1 MiB): a lesson is prose, not a data dump."""
+
+MAX_DEPTH: int = 64
+"""Deepest nesting of arrays/objects accepted (a lesson needs about 4)."""
+
+_BOM = b"\xef\xbb\xbf"
+_WS = re.compile(r"[ \t\n\r]*")
+# Tokens that matter for the pre-scan: whole strings (skipped), brackets and bare constants.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|NaN|-?Infinity', re.DOTALL)
+
+
+class LoadError(Exception):
+    """A file could not be loaded; ``diagnostics`` says where and why (at least one)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("; ".join(f"{d.code} {d.message}" for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+def display_path(path: Path) -> str:
+    """``path`` as shown in diagnostics: relative to the working directory when possible, posix."""
+    try:
+        return Path(os.path.relpath(path)).as_posix() if path.is_absolute() else path.as_posix()
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return path.as_posix()
+
+
+def escape_token(token: str) -> str:
+    """Escape one RFC 6901 reference token (``~`` -> ``~0``, ``/`` -> ``~1``)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def pointer_tokens(pointer: str) -> list[str]:
+    """Split an RFC 6901 pointer into its unescaped tokens (``""`` -> ``[]``)."""
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+
+
+def join_pointer(pointer: str, *tokens: str | int) -> str:
+    """``pointer`` extended by ``tokens`` (escaped)."""
+    return pointer + "".join("/" + escape_token(str(t)) for t in tokens)
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of character ``offset`` in ``text``."""
+    offset = max(0, min(offset, len(text)))
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed JSON file with its source text, able to locate any JSON pointer in it."""
+
+    path: Path
+    display: str
+    text: str
+    data: Any
+    _map: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @cached_property
+    def _entries(self) -> dict[str, Any]:
+        return self._map or dict(calculate(self.text))
+
+    def _entry(self, pointer: str) -> tuple[str, Any]:
+        """The source-map entry of ``pointer`` or, failing that, of its nearest ancestor."""
+        tokens = pointer_tokens(pointer)
+        # json-source-map keys its entries by unescaped tokens joined with "/".
+        while tokens:
+            found = self._entries.get("/" + "/".join(tokens))
+            if found is not None:
+                return "/" + "/".join(tokens), found
+            tokens.pop()
+        return "", self._entries[""]
+
+    def offset(self, pointer: str, *, key: bool = False) -> int:
+        """0-based character offset of the value at ``pointer`` (or of its key)."""
+        wanted = "/" + "/".join(pointer_tokens(pointer)) if pointer else ""
+        found_at, entry = self._entry(pointer)
+        if key and found_at == wanted and entry.key_start is not None:
+            return int(entry.key_start.position)
+        return int(entry.value_start.position)
+
+    def locate(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
+        """1-based (line, column) of the value at ``pointer``, or of its member key with
+        ``key=True``; a pointer that does not exist locates its nearest existing ancestor."""
+        return _line_col(self.text, self.offset(pointer, key=key))
+
+    def value_range(self, pointer: str) -> tuple[int, int]:
+        """``[start, end)`` character offsets of the value's token (strings include quotes)."""
+        _, entry = self._entry(pointer)
+        return int(entry.value_start.position), int(entry.value_end.position)
+
+    def diagnostic(
+        self,
+        pointer: str,
+        code: str,
+        message: str,
+        *,
+        key: bool = False,
+        severity: Severity = Severity.ERROR,
+    ) -> Diagnostic:
+        """A diagnostic for this file located at ``pointer`` (at its key with ``key=True``)."""
+        line, column = self.locate(pointer, key=key)
+        return Diagnostic(self.display, line, column, pointer, code, message, severity)
+
+
+class _Pairs(dict[str, Any]):
+    """A JSON object that remembers which member indexes repeated an earlier key."""
+
+    repeats: list[tuple[str, int]]
+
+
+class _Constant:
+    """Placeholder for ``NaN``/``Infinity``/``-Infinity`` found while parsing."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _object_hook(pairs: list[tuple[str, Any]]) -> _Pairs:
+    result = _Pairs()
+    result.repeats = []
+    for index, (name, value) in enumerate(pairs):
+        if name in result:
+            result.repeats.append((name, index))
+        result[name] = value
+    return result
+
+
+def _fail(display: str, text: str, offset: int, code: str, message: str) -> LoadError:
+    line, column = _line_col(text, offset)
+    return LoadError([Diagnostic(display, line, column, "", code, message)])
+
+
+def _decode(raw: bytes, display: str) -> str:
+    if raw.startswith(_BOM):
+        raise LoadError([Diagnostic(display, 1, 1, "", "RLKL102",
+                                    "file starts with a UTF-8 byte-order mark; save it as "
+                                    "UTF-8 without BOM")])
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = raw[: error.start]
+        line = before.count(b"\n") + 1
+        last_line = before[before.rfind(b"\n") + 1 :]
+        column = len(last_line.decode("utf-8", errors="replace")) + 1
+        bad = raw[error.start : error.end].hex(" ")
+        raise LoadError([Diagnostic(display, line, column, "", "RLKL101",
+                                    f"file is not valid UTF-8: byte {error.start} "
+                                    f"(0x{bad}) {error.reason}; save the file as UTF-8")]) from None
+
+
+def _prescan(text: str, display: str) -> None:
+    """Reject nesting deeper than MAX_DEPTH before the recursive parser meets it."""
+    depth = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _fail(display, text, match.start(), "RLKL110",
+                            f"nesting deeper than {MAX_DEPTH} levels of arrays/objects")
+        elif token in "]}":
+            depth = max(0, depth - 1)
+
+
+def _syntax_error(error: json.JSONDecodeError, text: str, display: str) -> LoadError:
+    if error.msg == "Extra data":
+        return _fail(display, text, error.pos, "RLKL106",
+                     "unexpected data after the end of the JSON document")
+    if error.msg.startswith("Illegal trailing comma"):  # Python >= 3.13 points at the comma
+        return _fail(display, text, error.pos, "RLKL107",
+                     "trailing comma: JSON allows no comma before a closing bracket")
+    before = text[: error.pos].rstrip(" \t\r\n")
+    if text[error.pos : error.pos + 1] in ("]", "}") and before.endswith(","):
+        return _fail(display, text, len(before) - 1, "RLKL107",
+                     "trailing comma: JSON allows no comma before a closing bracket")
+    return _fail(display, text, error.pos, "RLKL105", f"invalid JSON: {error.msg}")
+
+
+def _skip_ws(text: str, index: int) -> int:
+    match = _WS.match(text, index)
+    return match.end() if match else index
+
+
+def _member_key_offsets(text: str, start: int) -> Iterator[int]:
+    """Offsets of each member key (its opening quote) of the valid object at ``start``."""
+    decoder = json.JSONDecoder(parse_constant=_Constant)
+    index = _skip_ws(text, start + 1)
+    while text[index] == '"':
+        yield index
+        _, index = json.decoder.scanstring(text, index + 1)  # type: ignore[attr-defined]
+        index = _skip_ws(text, _skip_ws(text, index) + 1)  # past the ":"
+        _, index = decoder.raw_decode(text, index)
+        index = _skip_ws(text, index)
+        if text[index] != ",":
+            return
+        index = _skip_ws(text, index + 1)
+
+
+def _walk(value: Any, pointer: str) -> Iterator[tuple[str, Any]]:
+    yield pointer, value
+    if isinstance(value, dict):
+        for name, item in value.items():
+            yield from _walk(item, join_pointer(pointer, name))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _walk(item, join_pointer(pointer, index))
+
+
+def _content_errors(document: Document) -> list[Diagnostic]:
+    """Duplicate keys and non-finite constants, located in the parsed document."""
+    problems: list[Diagnostic] = []
+    for pointer, value in _walk(document.data, ""):
+        if isinstance(value, _Pairs) and value.repeats:
+            offsets = list(_member_key_offsets(document.text, document.offset(pointer)))
+            for name, index in value.repeats:
+                at = join_pointer(pointer, name)
+                line, column = _line_col(document.text, offsets[index])
+                problems.append(Diagnostic(document.display, line, column, at, "RLKL108",
+                                           f'duplicate key "{name}": a JSON object may name '
+                                           "each key once (the earlier value would be lost)"))
+        elif isinstance(value, _Constant):
+            problems.append(document.diagnostic(
+                pointer, "RLKL109",
+                f"{value.name} is not a JSON number; write a finite number"))
+    return problems
+
+
+def _plain(value: Any) -> Any:
+    """Replace the parser's helper types by plain dicts (only called on clean documents)."""
+    if isinstance(value, dict):
+        return {name: _plain(item) for name, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
+    """Parse ``raw`` bytes strictly as the content of ``path`` (see :func:`load_json`)."""
+    shown = display if display is not None else display_path(path)
+    if len(raw) > MAX_BYTES:
+        raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL104",
+                                    f"file is {len(raw)} bytes; the limit is {MAX_BYTES}")])
+    text = _decode(raw, shown)
+    if not text.strip(" \t\r\n"):
+        raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL103",
+                                    "file is empty; a lesson is one JSON object")])
+    _prescan(text, shown)
+    try:
+        data = json.loads(text, object_pairs_hook=_object_hook, parse_constant=_Constant)
+    except json.JSONDecodeError as error:
+        raise _syntax_error(error, text, shown) from None
+    except RecursionError:  # pragma: no cover - the prescan bounds the depth
+        raise _fail(shown, text, 0, "RLKL110", "nesting too deep") from None
+    document = Document(path, shown, text, data)
+    problems = _content_errors(document)
+    if problems:
+        raise LoadError(sorted(problems))
+    return Document(path, shown, text, _plain(data), document._entries)
+
+
+def load_json(path: Path) -> Document:
+    """Read and strictly parse the JSON file at ``path``.
+
+    Raises :class:`LoadError` (with located diagnostics) when the file cannot be read or is
+    not strict JSON; never raises anything else for any file content.
+    """
+    shown = display_path(path)
+    try:
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_BYTES:
+                raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL104",
+                                            f"file is {size} bytes; the limit is {MAX_BYTES}")])
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL111",
+                                    f"cannot read file: {reason}")]) from None
+    return parse_json(raw, path, shown)
