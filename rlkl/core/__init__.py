@@ -1,0 +1,66 @@
+"""rlkl.core — the exact numeric core every lesson claim is recomputed with.
+
+One module per concept (rlax style): :mod:`~rlkl.core.distributions` (softmax, entropy,
+categorical KL), :mod:`~rlkl.core.ppo` (ratio, clipped objective and gradient, clip
+fraction, approximate KL, adaptive β), :mod:`~rlkl.core.policy_gradient` (exact and
+score-function gradients of a softmax policy, KL gradient, KL-regularised update) and
+:mod:`~rlkl.core.advantages` (GAE).
+
+Conventions for the whole package: float64 numpy; inputs broadcast with numpy rules;
+categories on the last axis; a 0-d result is a ``numpy.float64`` (a subclass of Python
+``float``), anything else a float64 ``numpy.ndarray`` (:data:`FloatOrArray`). Functions are
+pure: they never print, never mutate their inputs and keep no state.
+"""
+
+from rlkl.core._arrays import PROB_SUM_ATOL, FloatArray, FloatOrArray
+from rlkl.core.advantages import gae
+from rlkl.core.distributions import entropy, kl_divergence, log_softmax, softmax
+from rlkl.core.policy_gradient import (
+    Baseline,
+    expected_reinforce_grad,
+    kl_grad,
+    kl_regularized_policy,
+    policy_gradient,
+    reinforce_grad,
+    reinforce_grad_variance,
+    reinforce_step,
+)
+from rlkl.core.ppo import (
+    ClipFractionDefinition,
+    KLEstimator,
+    adaptive_kl_beta,
+    approx_kl,
+    clip_fraction,
+    ppo_clip_grad,
+    ppo_clip_objective,
+    ppo_ratio,
+    ppo_ratio_from_probs,
+)
+
+__all__ = [
+    "PROB_SUM_ATOL",
+    "Baseline",
+    "ClipFractionDefinition",
+    "FloatArray",
+    "FloatOrArray",
+    "KLEstimator",
+    "adaptive_kl_beta",
+    "approx_kl",
+    "clip_fraction",
+    "entropy",
+    "expected_reinforce_grad",
+    "gae",
+    "kl_divergence",
+    "kl_grad",
+    "kl_regularized_policy",
+    "log_softmax",
+    "policy_gradient",
+    "ppo_clip_grad",
+    "ppo_clip_objective",
+    "ppo_ratio",
+    "ppo_ratio_from_probs",
+    "reinforce_grad",
+    "reinforce_grad_variance",
+    "reinforce_step",
+    "softmax",
+]

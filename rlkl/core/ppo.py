@@ -1,0 +1,296 @@
+"""PPO numerics: probability ratio, clipped surrogate and its gradient, clip fraction,
+sample-based KL estimates and the adaptive KL-penalty coefficient.
+
+Everything is per sample and elementwise: inputs broadcast against each other (numpy rules),
+float64. A 0-d result is returned as ``numpy.float64`` (a subclass of Python ``float``);
+anything else as a float64 ``numpy.ndarray``.
+
+Source for the objective and the β rule: Schulman, Wolski, Dhariwal, Radford & Klimov,
+"Proximal Policy Optimization Algorithms" (2017), https://arxiv.org/abs/1707.06347 .
+
+Conventions pinned here:
+
+* ratio ``r = exp(log π_new(a|s) − log π_old(a|s))``; ``π_old`` is frozen for the rollout.
+* the clip *binds* (the surrogate is flat in ``r``) iff ``A > 0 and r > 1 + ε`` or
+  ``A < 0 and r < 1 − ε`` — strict inequalities. Exactly at ``r = 1 ± ε`` the clip does not
+  bind: :func:`ppo_clip_grad` returns ``r·A`` there, as torch autograd does.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from rlkl.core._arrays import (
+    FloatArray,
+    FloatOrArray,
+    finite,
+    out,
+)
+
+__all__ = [
+    "ClipFractionDefinition",
+    "KLEstimator",
+    "adaptive_kl_beta",
+    "approx_kl",
+    "clip_fraction",
+    "ppo_clip_grad",
+    "ppo_clip_objective",
+    "ppo_ratio",
+    "ppo_ratio_from_probs",
+]
+
+ClipFractionDefinition = Literal["outside", "binding"]
+KLEstimator = Literal["k1", "k2", "k3"]
+
+
+def ppo_ratio(logp_new: ArrayLike, logp_old: ArrayLike) -> FloatOrArray:
+    r"""PPO probability ratio from log-probabilities.
+
+    Equation (PPO paper, eq. 6)::
+
+        r_t(θ) = π_θ(a_t|s_t) / π_θold(a_t|s_t) = exp(log π_θ(a_t|s_t) − log π_θold(a_t|s_t))
+
+    Computing it from log-probabilities avoids dividing tiny probabilities.
+
+    Source: https://arxiv.org/abs/1707.06347 (§3).
+
+    Args:
+        logp_new: log π_new(a|s), any shape.
+        logp_old: log π_old(a|s) of the rollout policy (frozen), broadcast with ``logp_new``.
+
+    Returns:
+        the broadcast shape; ``numpy.float64`` for scalar inputs.
+    """
+    new = finite(logp_new, "logp_new")
+    old = finite(logp_old, "logp_old")
+    return out(np.exp(new - old))
+
+
+def ppo_ratio_from_probs(p_new: ArrayLike, p_old: ArrayLike) -> FloatOrArray:
+    r"""PPO probability ratio from probabilities, as lesson prose states it.
+
+    Equation::
+
+        r = π_new(a|s) / π_old(a|s)          e.g. 0.7 / 0.5 = 1.4
+
+    Mathematically equal to :func:`ppo_ratio` of the logs; prefer :func:`ppo_ratio` for
+    computed log-probabilities.
+
+    Source: https://arxiv.org/abs/1707.06347 (§3).
+
+    Args:
+        p_new: π_new(a|s) in [0, 1], any shape.
+        p_old: π_old(a|s) in (0, 1], broadcast with ``p_new``.
+
+    Raises:
+        ValueError: naming ``p_new`` or ``p_old`` when outside those ranges or NaN.
+
+    Returns:
+        the broadcast shape; ``numpy.float64`` for scalar inputs.
+    """
+    new = finite(p_new, "p_new")
+    old = finite(p_old, "p_old")
+    if ((new < 0) | (new > 1)).any():
+        raise ValueError("p_new must be a probability in [0, 1]")
+    if ((old <= 0) | (old > 1)).any():
+        raise ValueError("p_old must be a probability in (0, 1]")
+    return out(new / old)
+
+
+def _eps(epsilon: ArrayLike) -> FloatArray:
+    e = finite(epsilon, "epsilon")
+    if (e < 0).any() or np.isinf(e).any():
+        raise ValueError("epsilon must be finite and >= 0")
+    return e
+
+
+def ppo_clip_objective(ratio: ArrayLike, advantage: ArrayLike, epsilon: ArrayLike) -> FloatOrArray:
+    r"""PPO clipped surrogate objective, per sample (to be maximised).
+
+    Equation (PPO paper, eq. 7, without the expectation)::
+
+        L_clip = min(r · A, clip(r, 1 − ε, 1 + ε) · A)
+
+    A loss is minus its mean over samples. Seed numbers (ε = 0.2, r = 1.4):
+    A = +2 → min(2.8, 2.4) = 2.4; A = −2 → min(−2.8, −2.4) = −2.8. Seed 003
+    (r = 0.5, ε = 0.2, A = −2): raw −1, clipped −1.6, minimum −1.6. Always
+    ``L_clip ≤ r · A``.
+
+    Source: https://arxiv.org/abs/1707.06347 (§3, eq. 7).
+
+    Args:
+        ratio: r ≥ 0, any shape.
+        advantage: A, broadcast with ``ratio``.
+        epsilon: ε ≥ 0 (scalar or broadcastable).
+
+    Returns:
+        the broadcast shape; ``numpy.float64`` for scalar inputs.
+    """
+    r = finite(ratio, "ratio")
+    a = finite(advantage, "advantage")
+    e = _eps(epsilon)
+    return out(np.minimum(r * a, np.clip(r, 1.0 - e, 1.0 + e) * a))
+
+
+def _binding(r: FloatArray, a: FloatArray, e: FloatArray) -> NDArray[np.bool_]:
+    mask: NDArray[np.bool_] = ((a > 0) & (r > 1.0 + e)) | ((a < 0) & (r < 1.0 - e))
+    return mask
+
+
+def ppo_clip_grad(ratio: ArrayLike, advantage: ArrayLike, epsilon: ArrayLike) -> FloatOrArray:
+    r"""Gradient of the per-sample clipped objective with respect to log π_new(a|s).
+
+    Since ``∂r/∂ log π_new = r``::
+
+        ∂ L_clip / ∂ log π_new = r · A   where the clip does not bind,
+                               = 0       where it binds:  (A > 0 and r > 1 + ε)
+                                                         or (A < 0 and r < 1 − ε).
+
+    So for A > 0 a ratio above 1 + ε (1.2 for ε = 0.2) receives no further incentive, and
+    for A < 0 a ratio below 1 − ε (0.8) is the flat side.
+
+    Convention at the kinks ``r = 1 + ε`` (A > 0) and ``r = 1 − ε`` (A < 0): the objective
+    is not differentiable there; this returns the one-sided derivative from the unclipped
+    side, ``r · A`` (the left derivative at 1 + ε, the right derivative at 1 − ε). That is
+    exactly what torch autograd gives for
+    ``torch.min(r * A, torch.clamp(r, 1 - ε, 1 + ε) * A)``: ``clamp`` passes the gradient
+    at its bounds (inclusive) and ``min`` splits the gradient of a tie equally between two
+    branches that both have derivative ``A``. It is also consistent with the strict
+    inequalities of :func:`clip_fraction` ``definition="binding"``: the gradient is zero
+    exactly where the clip binds (for A ≠ 0). At A = 0 the gradient is 0.
+
+    Source: https://arxiv.org/abs/1707.06347 (§3, eq. 7).
+
+    Args:
+        ratio: r ≥ 0, any shape.
+        advantage: A, broadcast with ``ratio``.
+        epsilon: ε ≥ 0 (scalar or broadcastable).
+
+    Returns:
+        the broadcast shape; ``numpy.float64`` for scalar inputs.
+    """
+    r = finite(ratio, "ratio")
+    a = finite(advantage, "advantage")
+    e = _eps(epsilon)
+    return out(np.where(_binding(r, a, e), 0.0, r * a))
+
+
+def clip_fraction(
+    ratio: ArrayLike,
+    advantage: ArrayLike,
+    epsilon: ArrayLike,
+    *,
+    definition: ClipFractionDefinition,
+    axis: int | tuple[int, ...] | None = None,
+) -> FloatOrArray:
+    r"""Fraction of samples that are clipped, under one of two named definitions.
+
+    ``definition="outside"`` — the ratio lies outside the clip range, whatever the sign of
+    A (CleanRL ``((ratio - 1.0).abs() > clip_coef).float().mean()``,
+    https://github.com/vwxyzjn/cleanrl/blob/master/cleanrl/ppo.py ; Stable-Baselines3
+    ``th.mean((th.abs(ratio - 1) > clip_range).float())``,
+    https://github.com/DLR-RM/stable-baselines3/blob/master/stable_baselines3/ppo/ppo.py)::
+
+        mean[ |r − 1| > ε ]
+
+    ``definition="binding"`` — the clip actually binds given the sign of A, i.e. the clipped
+    term is the strict minimum and the sample contributes no gradient (TRL
+    ``pg_clipfrac = masked_mean(torch.gt(pg_losses2, pg_losses).float(), mask)``,
+    https://github.com/huggingface/trl/blob/main/trl/trainer/ppo_trainer.py)::
+
+        mean[ (A > 0 and r > 1 + ε) or (A < 0 and r < 1 − ε) ]
+
+    "binding" ≤ "outside" always; samples with A = 0 never bind.
+
+    Args:
+        ratio: r, any shape.
+        advantage: A, broadcast with ``ratio`` (ignored by "outside" except for shape).
+        epsilon: ε ≥ 0.
+        definition: ``"outside"`` or ``"binding"`` (required: the two differ).
+        axis: axes to average over (default: all, giving a scalar).
+
+    Returns:
+        a fraction in [0, 1]; ``numpy.float64`` when averaged over everything.
+    """
+    r = finite(ratio, "ratio")
+    a = finite(advantage, "advantage")
+    e = _eps(epsilon)
+    r, a, e = np.broadcast_arrays(r, a, e)
+    if r.size == 0:
+        raise ValueError("ratio must contain at least one sample")
+    if definition == "outside":
+        mask = np.abs(r - 1.0) > e
+    elif definition == "binding":
+        mask = _binding(r, a, e)
+    else:
+        raise ValueError(f"definition must be 'outside' or 'binding', got {definition!r}")
+    return out(np.mean(mask.astype(np.float64), axis=axis))
+
+
+def approx_kl(logp_new: ArrayLike, logp_old: ArrayLike, *, estimator: KLEstimator) -> FloatOrArray:
+    r"""Per-sample estimates of KL(π_old‖π_new) from actions sampled from π_old.
+
+    With ``log r = log π_new(a|s) − log π_old(a|s)`` and ``a ~ π_old``::
+
+        k1 = −log r                 unbiased, high variance, can be negative
+        k2 = ½ (log r)²             biased (low bias when π_new ≈ π_old), ≥ 0
+        k3 = (r − 1) − log r        unbiased, ≥ 0, low variance
+
+    Average over samples to estimate the KL. ``k3`` is computed as
+    ``expm1(log r) − log r`` for accuracy near r = 1.
+
+    Source: J. Schulman, "Approximating KL Divergence" (2020),
+    http://joschu.net/blog/kl-approx.html (there ``r = p(x)/q(x)``, ``x ~ q``; here
+    ``q = π_old``, ``p = π_new``).
+
+    Args:
+        logp_new: log π_new(a|s), any shape.
+        logp_old: log π_old(a|s), broadcast with ``logp_new``.
+        estimator: ``"k1"``, ``"k2"`` or ``"k3"``.
+
+    Returns:
+        the broadcast shape; ``numpy.float64`` for scalar inputs.
+    """
+    new = finite(logp_new, "logp_new")
+    old = finite(logp_old, "logp_old")
+    log_r = new - old
+    if estimator == "k1":
+        return out(-log_r)
+    if estimator == "k2":
+        return out(0.5 * log_r * log_r)
+    if estimator == "k3":
+        # Clamp tiny negative rounding: (r − 1) − log r ≥ 0 exactly.
+        return out(np.maximum(np.expm1(log_r) - log_r, 0.0))
+    raise ValueError(f"estimator must be 'k1', 'k2' or 'k3', got {estimator!r}")
+
+
+def adaptive_kl_beta(beta: ArrayLike, kl: ArrayLike, kl_target: ArrayLike) -> FloatOrArray:
+    r"""The PPO paper's adaptive KL-penalty coefficient update.
+
+    Equation (PPO paper, §4, with d = measured KL, d_targ = target)::
+
+        β ← β / 2   if d < d_targ / 1.5
+        β ← β · 2   if d > d_targ · 1.5
+        β ← β       otherwise (boundaries included)
+
+    Source: https://arxiv.org/abs/1707.06347 (§4, "Adaptive KL Penalty Coefficient").
+
+    Args:
+        beta: current β ≥ 0, any shape.
+        kl: measured KL d ≥ 0, broadcast with ``beta``.
+        kl_target: d_targ > 0, broadcast.
+
+    Returns:
+        the new β, broadcast shape; ``numpy.float64`` for scalar inputs.
+    """
+    b = finite(beta, "beta")
+    d = finite(kl, "kl")
+    t = finite(kl_target, "kl_target")
+    if (b < 0).any():
+        raise ValueError("beta must be >= 0")
+    if (t <= 0).any():
+        raise ValueError("kl_target must be > 0")
+    return out(np.where(d < t / 1.5, b / 2.0, np.where(d > t * 1.5, b * 2.0, b)))
