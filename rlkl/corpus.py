@@ -1,0 +1,186 @@
+"""Rules over a whole corpus: unique ids, ids matching their folders, references, cycles,
+and agreement between the lessons and their catalog.
+
+A corpus is the set of lessons under one folder that holds a ``catalog.json`` (or, without a
+catalog, the lessons asked for). Functions here take loaded, model-valid lessons and return
+diagnostics; they never read files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.loader import Document, display_path
+from rlkl.models import Catalog, Lesson
+
+LESSON_FILE = "lesson.json"
+CATALOG_FILE = "catalog.json"
+
+
+@dataclass(frozen=True)
+class Member:
+    """A model-valid lesson of the corpus with the document it came from."""
+
+    document: Document
+    lesson: Lesson
+
+
+@dataclass(frozen=True)
+class CatalogFile:
+    """A model-valid catalog with the document it came from."""
+
+    document: Document
+    catalog: Catalog
+
+
+def expected_id(path: Path) -> str:
+    """The id a lesson at ``path`` must have: its folder name for ``lesson.json``, else the
+    file name without ``.json``."""
+    return path.parent.name if path.name == LESSON_FILE else path.name.removesuffix(".json")
+
+
+def _ids_and_folders(members: Sequence[Member]) -> Iterator[Diagnostic]:
+    by_id: dict[str, list[Member]] = {}
+    for member in members:
+        by_id.setdefault(member.lesson.id, []).append(member)
+        wanted = expected_id(member.document.path)
+        if member.lesson.id != wanted:
+            place = "folder" if member.document.path.name == LESSON_FILE else "file"
+            yield member.document.diagnostic(
+                "/id", "RLKL302",
+                f'id "{member.lesson.id}" differs from its {place} name "{wanted}"; '
+                "rename one so they match")
+    for lesson_id, group in by_id.items():
+        for member in group if len(group) > 1 else []:
+            others = ", ".join(m.document.display for m in group if m is not member)
+            yield member.document.diagnostic(
+                "/id", "RLKL301", f'id "{lesson_id}" is also used by {others}')
+
+
+def _references(members: Sequence[Member], known: set[str]) -> Iterator[Diagnostic]:
+    for member in members:
+        lesson = member.lesson
+        for field in ("prerequisites", "related"):
+            for index, ref in enumerate(getattr(lesson, field)):
+                pointer = f"/{field}/{index}"
+                if ref == lesson.id:
+                    yield member.document.diagnostic(
+                        pointer, "RLKL304", f'lesson "{ref}" lists itself in {field}')
+                elif ref not in known:
+                    yield member.document.diagnostic(
+                        pointer, "RLKL303",
+                        f'"{ref}" in {field} names no lesson in the corpus and no catalog '
+                        "entry; fix the id or add it to catalog.json")
+
+
+def _strongly_connected(graph: dict[str, list[str]]) -> list[set[str]]:
+    """Tarjan's strongly connected components (iterative; no recursion limit)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[set[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, child = work.pop()
+            if child == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            edges = graph[node]
+            if child < len(edges):
+                work.append((node, child + 1))
+                target = edges[child]
+                if target not in index:
+                    work.append((target, 0))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.add(top)
+                    if top == node:
+                        break
+                components.append(component)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return components
+
+
+def _path(graph: dict[str, list[str]], start: str, goal: str, within: set[str]) -> list[str]:
+    """Shortest path start -> goal inside ``within`` (breadth first)."""
+    previous: dict[str, str] = {}
+    queue = [start]
+    for node in queue:
+        if node == goal:
+            break
+        for target in graph[node]:
+            if target in within and target not in previous and target != start:
+                previous[target] = node
+                queue.append(target)
+    path = [goal]
+    while path[-1] != start:
+        path.append(previous[path[-1]])
+    return path[::-1]
+
+
+def _cycles(members: Sequence[Member]) -> Iterator[Diagnostic]:
+    by_id = {m.lesson.id: m for m in members}
+    graph = {lid: [p for p in m.lesson.prerequisites if p in by_id and p != lid]
+             for lid, m in by_id.items()}
+    for component in _strongly_connected(graph):
+        if len(component) < 2:
+            continue
+        for lesson_id in sorted(component):
+            member = by_id[lesson_id]
+            for index, target in enumerate(member.lesson.prerequisites):
+                if target in component and target != lesson_id:
+                    loop = [lesson_id, *_path(graph, target, lesson_id, component)]
+                    yield member.document.diagnostic(
+                        f"/prerequisites/{index}", "RLKL305",
+                        "prerequisite cycle: " + " → ".join(loop))
+
+
+def _catalog(members: Sequence[Member], catalog: CatalogFile) -> Iterator[Diagnostic]:
+    present = {m.lesson.id for m in members}
+    listed = {entry.id for entry in catalog.catalog.lessons}
+    for index, entry in enumerate(catalog.catalog.lessons):
+        pointer = f"/lessons/{index}/status"
+        if entry.status == "published" and entry.id not in present:
+            yield catalog.document.diagnostic(
+                pointer, "RLKL306",
+                f'"{entry.id}" is marked published but {entry.id}/{LESSON_FILE} does not exist '
+                "next to the catalog", severity=Severity.WARNING)
+        elif entry.status == "planned" and entry.id in present:
+            yield catalog.document.diagnostic(
+                pointer, "RLKL309",
+                f'"{entry.id}" is marked planned but its lesson file exists; mark it published',
+                severity=Severity.WARNING)
+    for member in members:
+        if member.lesson.id not in listed:
+            yield member.document.diagnostic(
+                "/id", "RLKL307",
+                f'lesson "{member.lesson.id}" is not listed in '
+                f"{display_path(catalog.document.path)}",
+                severity=Severity.WARNING)
+
+
+def check_corpus(members: Sequence[Member], catalog: CatalogFile | None) -> list[Diagnostic]:
+    """All corpus diagnostics for ``members`` (model-valid lessons) and their catalog."""
+    known = {m.lesson.id for m in members}
+    if catalog is not None:
+        known |= {entry.id for entry in catalog.catalog.lessons}
+    found = [*_ids_and_folders(members), *_references(members, known), *_cycles(members)]
+    if catalog is not None:
+        found.extend(_catalog(members, catalog))
+    return found

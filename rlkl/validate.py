@@ -1,0 +1,182 @@
+"""Validate lessons: discover files, load them strictly, check schema and models, then the
+corpus they belong to. One pass, one sorted list of diagnostics.
+
+Each lesson belongs to the corpus of the nearest folder above it holding ``catalog.json``.
+When only some files are asked for, the whole corpus is still read (references and ids are
+corpus-wide) but diagnostics are reported only for the files asked for — and for the catalog
+when it lies inside a folder asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rlkl.checker import check_document
+from rlkl.corpus import CATALOG_FILE, LESSON_FILE, CatalogFile, Member, check_corpus
+from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.loader import Document, LoadError, load_json
+from rlkl.models import Catalog, Lesson
+
+
+@dataclass
+class LessonFile:
+    """One lesson file: its document (None if unloadable) and model (None if invalid)."""
+
+    document: Document | None
+    lesson: Lesson | None
+    path: Path
+
+
+@dataclass
+class ValidationResult:
+    """Everything one validation run found."""
+
+    diagnostics: list[Diagnostic]
+    files: list[LessonFile]
+    checked: int = 0  # files reported on: lessons plus in-scope catalogs
+
+    def summary(self) -> dict[str, int]:
+        """Counts for reports: ``files``, ``lessons``, ``errors``, ``warnings``."""
+        errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
+        return {
+            "files": max(self.checked, len(self.files)),
+            "lessons": len(self.files),
+            "errors": errors,
+            "warnings": len(self.diagnostics) - errors,
+        }
+
+
+def _corpus_files(root: Path) -> list[Path]:
+    """``lesson.json`` files below ``root``, skipping sub-folders that hold their own catalog."""
+    found: list[Path] = []
+    pending = [root]
+    while pending:
+        folder = pending.pop()
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir() and not entry.is_symlink():
+                if not (entry / CATALOG_FILE).is_file():
+                    pending.append(entry)
+            elif entry.name == LESSON_FILE and entry.is_file():
+                found.append(entry)
+    return sorted(found)
+
+
+def discover(paths: Sequence[Path]) -> list[Path]:
+    """Lesson files named by ``paths``: every ``lesson.json`` below a folder (at any depth);
+    a file named explicitly is taken as a lesson (unless it is a ``catalog.json``)."""
+    found: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found.update(p for p in path.rglob(LESSON_FILE) if p.is_file())
+        elif path.name != CATALOG_FILE:
+            found.add(path)
+    return sorted(found)
+
+
+def find_catalog(lesson_path: Path) -> Path | None:
+    """The nearest ``catalog.json`` in the folders above ``lesson_path`` (None if none)."""
+    for folder in lesson_path.resolve().parents:
+        candidate = folder / CATALOG_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _requested_catalogs(paths: Sequence[Path]) -> set[Path]:
+    found: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found.update(p.resolve() for p in path.rglob(CATALOG_FILE) if p.is_file())
+        elif path.name == CATALOG_FILE and path.exists():
+            found.add(path.resolve())
+    return found
+
+
+@dataclass
+class _Run:
+    """Per-run cache so every file is loaded and checked once."""
+
+    lessons: dict[Path, tuple[LessonFile, list[Diagnostic]]] = field(default_factory=dict)
+    catalogs: dict[Path, tuple[CatalogFile | None, list[Diagnostic]]] = field(
+        default_factory=dict)
+
+    def lesson(self, path: Path) -> tuple[LessonFile, list[Diagnostic]]:
+        key = path.resolve()
+        if key not in self.lessons:
+            try:
+                document = load_json(path)
+            except LoadError as error:
+                self.lessons[key] = LessonFile(None, None, path), error.diagnostics
+            else:
+                model, found = check_document(document, Lesson, "lesson")
+                self.lessons[key] = LessonFile(document, model, path), found
+        return self.lessons[key]
+
+    def catalog(self, path: Path) -> tuple[CatalogFile | None, list[Diagnostic]]:
+        key = path.resolve()
+        if key not in self.catalogs:
+            try:
+                document = load_json(path)
+            except LoadError as error:
+                self.catalogs[key] = None, error.diagnostics
+            else:
+                model, found = check_document(document, Catalog, "catalog")
+                loaded = CatalogFile(document, model) if model is not None else None
+                self.catalogs[key] = loaded, found
+        return self.catalogs[key]
+
+
+def _members(files: Iterable[LessonFile]) -> list[Member]:
+    return [Member(f.document, f.lesson) for f in files
+            if f.document is not None and f.lesson is not None]
+
+
+def validate_paths(paths: Sequence[Path]) -> ValidationResult:
+    """Validate the lessons (and catalogs) named by ``paths``; see the module docstring."""
+    run = _Run()
+    requested = discover(paths)
+    catalogs_in_scope = _requested_catalogs(paths)
+    groups: dict[Path | None, list[Path]] = {}
+    for path in requested:
+        groups.setdefault(find_catalog(path), []).append(path)
+    for catalog_path in catalogs_in_scope:
+        groups.setdefault(catalog_path, [])
+
+    reported: set[Path] = {p.resolve() for p in requested} | catalogs_in_scope
+    diagnostics: list[Diagnostic] = []
+    for catalog_path, asked in groups.items():
+        corpus = sorted({*asked, *(_corpus_files(catalog_path.parent) if catalog_path else [])})
+        files = [run.lesson(path)[0] for path in corpus]
+        catalog = None
+        if catalog_path is not None:
+            catalog, found = run.catalog(catalog_path)
+            if catalog_path in catalogs_in_scope:
+                diagnostics.extend(found)
+        corpus_found = check_corpus(_members(files), catalog)
+        diagnostics.extend(d for d in corpus_found if _is_reported(d, files, catalog, reported))
+    for path in requested:
+        diagnostics.extend(run.lesson(path)[1])
+
+    unique = sorted(set(diagnostics), key=lambda d: (d.file, d.line, d.column, d.code, d.pointer))
+    lesson_files = [run.lesson(path)[0] for path in requested]
+    return ValidationResult(unique, lesson_files, len(reported))
+
+
+def _is_reported(
+    diagnostic: Diagnostic,
+    files: Sequence[LessonFile],
+    catalog: CatalogFile | None,
+    reported: set[Path],
+) -> bool:
+    """Whether a corpus diagnostic concerns a file the run reports on."""
+    documents = [f.document for f in files if f.document is not None]
+    if catalog is not None:
+        documents.append(catalog.document)
+    return any(doc.display == diagnostic.file and doc.path.resolve() in reported
+               for doc in documents)
