@@ -13,8 +13,10 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any, TypeVar
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError as SchemaError
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import (  # type: ignore[import-untyped]
+    ValidationError as SchemaError,
+)
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelError
 

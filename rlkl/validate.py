@@ -145,14 +145,15 @@ def validate_paths(paths: Sequence[Path]) -> ValidationResult:
     groups: dict[Path | None, list[Path]] = {}
     for path in requested:
         groups.setdefault(find_catalog(path), []).append(path)
-    for catalog_path in catalogs_in_scope:
-        groups.setdefault(catalog_path, [])
+    for in_scope in catalogs_in_scope:
+        groups.setdefault(in_scope, [])
 
     reported: set[Path] = {p.resolve() for p in requested} | catalogs_in_scope
     diagnostics: list[Diagnostic] = []
     for catalog_path, asked in groups.items():
-        corpus = sorted({*asked, *(_corpus_files(catalog_path.parent) if catalog_path else [])})
-        files = [run.lesson(path)[0] for path in corpus]
+        below = _corpus_files(catalog_path.parent) if catalog_path else []
+        corpus = {path.resolve(): path for path in [*below, *asked]}
+        files = [run.lesson(corpus[key])[0] for key in sorted(corpus)]
         catalog = None
         if catalog_path is not None:
             catalog, found = run.catalog(catalog_path)

@@ -1,0 +1,86 @@
+"""Render diagnostics for people (text), machines (json) and GitHub Actions (github).
+
+One result feeds every format. The JSON shape is a public contract reused by ``rlkl check``
+and ``rlkl regen``: exactly one object ``{"diagnostics": [...], "summary": {...}}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from itertools import groupby
+from typing import Literal
+
+from rlkl.diagnostics import Diagnostic, Severity
+
+Format = Literal["text", "json", "github"]
+FORMATS: tuple[Format, ...] = ("text", "json", "github")
+
+_RED, _YELLOW, _BOLD, _DIM, _RESET = "\033[31m", "\033[33m", "\033[1m", "\033[2m", "\033[0m"
+
+
+def _safe(text: str) -> str:
+    """Make text printable whatever the input held (lone surrogates become escapes)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _summary_line(summary: Mapping[str, int]) -> str:
+    counts = ", ".join(f"{value} {name}" for name, value in summary.items())
+    return f"rlkl: {counts}"
+
+
+def _text(diagnostics: Sequence[Diagnostic], summary: Mapping[str, int], color: bool) -> str:
+    def paint(style: str, text: str) -> str:
+        return f"{style}{text}{_RESET}" if color else text
+
+    blocks: list[str] = []
+    for _, group in groupby(diagnostics, key=lambda d: d.file):
+        lines = []
+        for d in group:
+            warning = d.severity is Severity.WARNING
+            code = paint(_YELLOW if warning else _RED, d.code)
+            label = "warning: " if warning else ""
+            where = paint(_BOLD, f"{d.file}:{d.line}:{d.column}")
+            pointer = paint(_DIM, d.pointer or "(document)")
+            lines.append(f"{where} {pointer} {code} {label}{d.message}")
+        blocks.append("\n".join(lines))
+    blocks.append(_summary_line(summary))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _github(diagnostics: Sequence[Diagnostic], summary: Mapping[str, int]) -> str:
+    lines = []
+    for d in diagnostics:
+        level = "warning" if d.severity is Severity.WARNING else "error"
+        props = (f"file={_escape_property(d.file)},line={d.line},col={d.column},"
+                 f"title={_escape_property(d.code)}")
+        message = _escape_data(f"{d.pointer or '(document)'} {d.message}")
+        lines.append(f"::{level} {props}::{message}")
+    lines.append(_summary_line(summary))
+    return "\n".join(lines) + "\n"
+
+
+def render(
+    diagnostics: Sequence[Diagnostic],
+    summary: Mapping[str, int],
+    fmt: Format,
+    *,
+    color: bool = False,
+) -> str:
+    """Render ``diagnostics`` and ``summary`` as ``fmt`` (colour only applies to text)."""
+    if fmt == "json":
+        payload = {"diagnostics": [d.to_json() for d in diagnostics], "summary": dict(summary)}
+        return _safe(json.dumps(payload, ensure_ascii=False, indent=None)) + "\n"
+    if fmt == "github":
+        return _safe(_github(diagnostics, summary))
+    if fmt == "text":
+        return _safe(_text(diagnostics, summary, color))
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
