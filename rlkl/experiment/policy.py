@@ -17,8 +17,6 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from rlkl import core
-
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
@@ -29,7 +27,7 @@ def init_logits(n_seeds: int, n_states: int, n_actions: int) -> FloatArray:
 
 
 def gather_states(table: FloatArray, obs: IntArray) -> FloatArray:
-    """``table[seed, obs[seed, i]]`` for a ``(n_seeds, n_states, ...)`` table -> ``(n_seeds, n, ...)``."""
+    """``table[seed, obs[seed, i]]``: ``(n_seeds, n_states, ...)`` -> ``(n_seeds, n, ...)``."""
     seeds = np.arange(table.shape[0])[:, None]
     return np.asarray(table[seeds, obs], dtype=np.float64)
 
@@ -47,15 +45,17 @@ def sample_actions(probs_at_obs: FloatArray, uniforms: FloatArray) -> IntArray:
     """
     cdf = np.cumsum(probs_at_obs, axis=-1)
     action = (cdf < uniforms[..., None]).sum(axis=-1)
-    return np.minimum(action, probs_at_obs.shape[-1] - 1).astype(np.int64)
+    return np.asarray(np.minimum(action, probs_at_obs.shape[-1] - 1), dtype=np.int64)
 
 
 def state_counts(obs: IntArray, n_states: int) -> FloatArray:
     """How many samples of each seed visit each state -> ``(n_seeds, n_states)``."""
     n_seeds = obs.shape[0]
     flat = (np.arange(n_seeds)[:, None] * n_states + obs).ravel()
-    return np.bincount(flat, minlength=n_seeds * n_states).reshape(n_seeds, n_states).astype(
-        np.float64
+    return (
+        np.bincount(flat, minlength=n_seeds * n_states)
+        .reshape(n_seeds, n_states)
+        .astype(np.float64)
     )
 
 

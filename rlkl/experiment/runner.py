@@ -39,8 +39,8 @@ ADVANTAGE_CONVENTION = (
     "A_t = δ_t + γλ·(1 − terminated_t)·(1 − truncated_t)·A_{t+1}. "
     "Termination does not bootstrap; truncation (time limit) bootstraps from V of the "
     "pre-reset observation; the end of the rollout segment bootstraps from V(next_obs). "
-    "Returns R_t = A_t + V(obs_t) are the critic's targets. V is a tabular critic shared "
-    "by no arm (each arm fits its own), moved toward the per-state mean return with step "
+    "Returns R_t = A_t + V(obs_t) are the critic's targets. V is a tabular critic (each "
+    "arm fits its own, starting at 0), moved toward the per-state mean return with step "
     "value_lr after the advantages are computed. When normalize_advantages is true, "
     "advantages are standardised per seed over the whole batch (mean 0, std 1) before "
     "the epochs."
@@ -96,7 +96,7 @@ class ExperimentConfig:
     n_steps: int = 8
     n_epochs: int = 4
     n_minibatches: int = 4
-    lr: float = 2.0
+    lr: float = 1.0
     epsilon: float = 0.2
     gamma: float = 0.99
     gae_lambda: float = 0.95
@@ -205,28 +205,6 @@ def _draw_normal(gens: Sequence[np.random.Generator], shape: tuple[int, ...]) ->
     return np.stack([g.standard_normal(shape) for g in gens])
 
 
-def _advantages(
-    rewards: FloatArray,
-    values: FloatArray,
-    next_values: FloatArray,
-    terminated: BoolArray,
-    truncated: BoolArray,
-    gamma: float,
-    lam: float,
-) -> tuple[FloatArray, FloatArray]:
-    """GAE advantages and returns, time on the last axis (see ``ADVANTAGE_CONVENTION``)."""
-    t_steps = rewards.shape[-1]
-    not_term = 1.0 - terminated.astype(np.float64)
-    cont = not_term * (1.0 - truncated.astype(np.float64))
-    delta = rewards + gamma * not_term * next_values - values
-    adv = np.empty_like(delta)
-    running = np.zeros(delta.shape[:-1])
-    for t in range(t_steps - 1, -1, -1):
-        running = delta[..., t] + gamma * lam * cont[..., t] * running
-        adv[..., t] = running
-    return adv, adv + values
-
-
 def _run_arm(
     config: ExperimentConfig,
     arm: ArmName,
@@ -250,8 +228,13 @@ def _run_arm(
     ep_return = np.zeros((n_seeds, e_envs))
 
     out = {m: np.full((n_seeds, config.n_updates), np.nan) for m in METRICS}
-    budget = {"env_steps": 0, "gradient_steps": 0, "epochs": 0, "eval_episodes": 0,
-              "samples_in_gradients": 0}
+    budget = {
+        "env_steps": 0,
+        "gradient_steps": 0,
+        "epochs": 0,
+        "eval_episodes": 0,
+        "samples_in_gradients": 0,
+    }
 
     for u in range(config.n_updates):
         # --- random draws for this update, one block per seed, in a fixed order --------
@@ -295,8 +278,8 @@ def _run_arm(
         # --- advantages (GAE) and the critic -------------------------------------------------
         v = values_table[seeds_col[..., None], r_obs]
         v_next = values_table[seeds_col[..., None], r_next]
-        adv, ret = _advantages(
-            r_rew, v, v_next, r_term, r_trunc, config.gamma, config.gae_lambda
+        adv, ret = core.gae(
+            r_rew, v, v_next, r_term, r_trunc, gamma=config.gamma, lam=config.gae_lambda
         )
         b_obs = r_obs.reshape(n_seeds, batch)
         b_act = r_act.reshape(n_seeds, batch)
