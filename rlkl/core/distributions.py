@@ -185,7 +185,7 @@ def kl_divergence(p: ArrayLike, q: ArrayLike, *, base: float = math.e) -> FloatO
         safe_p = np.where(pa > 0, pa, 1.0)
         terms = np.where(
             pa > 0,
-            np.where(qa > 0, pa * np.log(safe_p / safe_q), np.inf),
+            np.where(qa > 0, pa * (np.log(safe_p) - np.log(safe_q)), np.inf),
             0.0,
         )
     kl = np.sum(terms, axis=-1) / lb

@@ -203,7 +203,11 @@ def clip_fraction(
 
         mean[ (A > 0 and r > 1 + ε) or (A < 0 and r < 1 − ε) ]
 
-    "binding" ≤ "outside" always; samples with A = 0 never bind.
+    "binding" ≤ "outside" always; samples with A = 0 never bind. "outside" is evaluated as
+    ``r < 1 − ε or r > 1 + ε`` against the same float bounds the objective clips to; this
+    equals ``|r − 1| > ε`` in exact arithmetic and differs from the CleanRL/SB3 float
+    expression only when r is within rounding of a bound (e.g. r = 1.1, ε = 0.1, where
+    ``1.1 − 1 > 0.1`` is true in float64 although r = 1 + ε: here it is not outside).
 
     Args:
         ratio: r, any shape.
@@ -222,7 +226,7 @@ def clip_fraction(
     if r.size == 0:
         raise ValueError("ratio must contain at least one sample")
     if definition == "outside":
-        mask = np.abs(r - 1.0) > e
+        mask = (r < 1.0 - e) | (r > 1.0 + e)
     elif definition == "binding":
         mask = _binding(r, a, e)
     else:
@@ -240,7 +244,8 @@ def approx_kl(logp_new: ArrayLike, logp_old: ArrayLike, *, estimator: KLEstimato
         k3 = (r − 1) − log r        unbiased, ≥ 0, low variance
 
     Average over samples to estimate the KL. ``k3`` is computed as
-    ``expm1(log r) − log r`` for accuracy near r = 1.
+    ``expm1(log r) − log r`` for accuracy near r = 1; it is ``inf`` when r overflows
+    float64 (log r > 709.78).
 
     Source: J. Schulman, "Approximating KL Divergence" (2020),
     http://joschu.net/blog/kl-approx.html (there ``r = p(x)/q(x)``, ``x ~ q``; here
@@ -263,7 +268,9 @@ def approx_kl(logp_new: ArrayLike, logp_old: ArrayLike, *, estimator: KLEstimato
         return out(0.5 * log_r * log_r)
     if estimator == "k3":
         # Clamp tiny negative rounding: (r − 1) − log r ≥ 0 exactly.
-        return out(np.maximum(np.expm1(log_r) - log_r, 0.0))
+        # r beyond float64 range (log r > ~709.78) gives +inf, without a warning.
+        with np.errstate(over="ignore"):
+            return out(np.maximum(np.expm1(log_r) - log_r, 0.0))
     raise ValueError(f"estimator must be 'k1', 'k2' or 'k3', got {estimator!r}")
 
 
