@@ -115,7 +115,11 @@ def _model_diagnostics(document: Document, error: ModelError) -> Iterator[Diagno
         if code in CODES:
             pointer += str(context.get("at", ""))
             message = str(context.get("message", item["msg"]))
-        else:  # a type or constraint the schema pass let through (e.g. 1.0 for an integer)
+        elif item["type"] == "int_type":  # JSON Schema counts 1.0 as an integer; we do not
+            code = "RLKL203"
+            message = (f"{_field(pointer)} must be a whole number written without a decimal "
+                       f"point, found {item['input']!r}")
+        else:  # a type or constraint the schema pass let through
             code, message = "RLKL203", f"{_field(pointer)}: {item['msg']}"
         yield document.diagnostic(pointer, code, message)
 

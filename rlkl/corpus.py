@@ -167,7 +167,8 @@ def _catalog(members: Sequence[Member], catalog: CatalogFile) -> Iterator[Diagno
                 f'"{entry.id}" is marked planned but its lesson file exists; mark it published',
                 severity=Severity.WARNING)
     for member in members:
-        if member.lesson.id not in listed:
+        # A standalone file (not <id>/lesson.json) is not part of the catalogued layout.
+        if member.document.path.name == LESSON_FILE and member.lesson.id not in listed:
             yield member.document.diagnostic(
                 "/id", "RLKL307",
                 f'lesson "{member.lesson.id}" is not listed in '

@@ -196,6 +196,14 @@ def _prescan(text: str, display: str) -> None:
             depth = max(0, depth - 1)
 
 
+_SYNTAX_HINTS = {
+    "Invalid control character at": "raw control character (line break or tab) inside a "
+    "string; write it as \\n or \\t",
+    "Unterminated string starting at": "string is never closed (missing \"?)",
+    "Expecting value": "expected a value (string, number, object, array, true, false, null)",
+}
+
+
 def _syntax_error(error: json.JSONDecodeError, text: str, display: str) -> LoadError:
     if error.msg == "Extra data":
         return _fail(display, text, error.pos, "RLKL106",
@@ -207,7 +215,8 @@ def _syntax_error(error: json.JSONDecodeError, text: str, display: str) -> LoadE
     if text[error.pos : error.pos + 1] in ("]", "}") and before.endswith(","):
         return _fail(display, text, len(before) - 1, "RLKL107",
                      "trailing comma: JSON allows no comma before a closing bracket")
-    return _fail(display, text, error.pos, "RLKL105", f"invalid JSON: {error.msg}")
+    message = _SYNTAX_HINTS.get(error.msg, error.msg)
+    return _fail(display, text, error.pos, "RLKL105", f"invalid JSON: {message}")
 
 
 def _skip_ws(text: str, index: int) -> int:
