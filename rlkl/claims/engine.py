@@ -1,0 +1,449 @@
+"""Turn one lesson's prose into verified claims.
+
+Stages (each a small function): scan every prose field for numeric mentions; match the
+authored templates (:mod:`rlkl.claims.bindings`); resolve named quantities (inputs read
+from the prose, outputs computed with :mod:`rlkl.core` in dependency order); recognise the
+self-describing forms (literal arithmetic, KL/entropy of literal distributions); check the
+quiz key, distractors and misconception; apply exemptions; and account for every mention.
+
+The result is data (:class:`LessonClaims`); the caller renders it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rlkl.claims import expr, matching
+from rlkl.claims.bindings import Bindings, Located
+from rlkl.claims.fields import prose_strings
+from rlkl.claims.precision import agrees, describe, show
+from rlkl.claims.scanner import Mention, scan
+from rlkl.claims.source import line_column, mention_range
+from rlkl.diagnostics import Diagnostic
+from rlkl.loader import Document
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One checked number: what was computed, from what, and whether the prose agrees."""
+
+    id: str
+    kind: str  # output | negative | condition | arithmetic | core | quiz-key | distractor | misconception
+    mention: Mention
+    expression: str
+    inputs: dict[str, Any]
+    computed: Any
+    ok: bool
+    reason: str  # why it fails ("" when ok)
+    quote: str
+
+
+@dataclass(frozen=True)
+class Exempt:
+    mention: Mention
+    reason: str
+    quote: str
+
+
+@dataclass
+class LessonClaims:
+    """Everything rlkl found and checked in one lesson."""
+
+    lesson_id: str
+    mentions: list[Mention]
+    verdicts: list[Verdict] = field(default_factory=list)
+    exempt: list[Exempt] = field(default_factory=list)
+    roles: dict[tuple[str, int], str] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # output mention -> computed value, for ``regen --fix``
+    rewrites: dict[tuple[str, int], float] = field(default_factory=dict)
+
+
+def _value(mentions: tuple[Mention, ...], is_list: bool) -> Any:
+    if is_list:
+        return np.array([m.number for m in mentions], dtype=np.float64)
+    return mentions[0].number
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready copy of a computed value (floats, lists, bools, 'inf')."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str):
+        return value
+    if np.ndim(value) > 0:
+        return [_plain(v) for v in np.asarray(value).tolist()]
+    number = float(value)
+    return number if math.isfinite(number) else repr(number)
+
+
+def _fmt_inputs(inputs: dict[str, Any]) -> str:
+    parts = []
+    for name, value in inputs.items():
+        plain = _plain(value)
+        if isinstance(plain, list):
+            shown = "[" + ", ".join(show(v) if isinstance(v, float) else str(v) for v in plain) + "]"
+        else:
+            shown = show(plain) if isinstance(plain, float) else str(plain)
+        parts.append(f"{name} = {shown}")
+    return ", ".join(parts)
+
+
+class _Lesson:
+    """Working state for one lesson (private; :func:`extract` is the entry point)."""
+
+    def __init__(self, document: Document, bindings: Bindings | None) -> None:
+        self.document = document
+        self.bindings = bindings
+        data = document.data if isinstance(document.data, dict) else {}
+        self.data = data
+        self.texts = dict(prose_strings(data))
+        self.by_pointer = {p: scan(p, t) for p, t in self.texts.items()}
+        mentions = [m for ms in self.by_pointer.values() for m in ms]
+        self.out = LessonClaims(str(data.get("id", "")), mentions)
+        self.env: dict[str, Any] = {}
+        self.sources: dict[str, str] = {}  # output name -> expression
+        self.ids: dict[str, int] = {}
+
+    # -- reporting ----------------------------------------------------------------------
+    def at_mention(self, mention: Mention, code: str, message: str) -> None:
+        start, _ = mention_range(self.document, mention)
+        line, column = line_column(self.document.text, start)
+        self.out.diagnostics.append(
+            Diagnostic(self.document.display, line, column, mention.pointer, code, message))
+
+    def at_binding(self, at: Located, code: str, message: str) -> None:
+        assert self.bindings is not None
+        self.out.diagnostics.append(self.bindings.diagnostic(at, code, message))
+
+    def quote(self, mention: Mention) -> str:
+        """The words around a mention: back to the clause start, on to the clause end."""
+        text = self.texts[mention.pointer]
+        before = text[max(0, mention.start - 48) : mention.start]
+        cut = max(before.rfind(". "), before.rfind(", "), before.rfind("; "), before.rfind(": "))
+        if cut >= 0:
+            begin = mention.start - len(before) + cut + 2
+        elif mention.start - len(before) == 0:
+            begin = 0
+        else:
+            begin = mention.start - len(before) + before.find(" ") + 1
+        after = text[mention.end : mention.end + 48]
+        stop = min((i for i in (after.find(". ", 1), after.find(", ", 1), after.find(";", 1)) if i > 0),
+                   default=-1)
+        end = mention.end + stop if stop >= 0 else (len(text) if len(after) < 48 else
+                                                   mention.end + after.rfind(" "))
+        return text[begin:end].strip().rstrip(".")
+
+    def unique_id(self, base: str) -> str:
+        self.ids[base] = self.ids.get(base, 0) + 1
+        return base if self.ids[base] == 1 else f"{base}#{self.ids[base]}"
+
+    def role(self, mention: Mention, role: str) -> None:
+        self.out.roles.setdefault(mention.key, role)
+
+    def verdict(self, kind: str, mention: Mention, base_id: str, expression: str,
+                inputs: dict[str, Any], computed: Any, ok: bool, reason: str,
+                quote: str | None = None) -> None:
+        said = quote or self.quote(mention)
+        self.out.verdicts.append(Verdict(self.unique_id(base_id), kind, mention, expression,
+                                         {k: _plain(v) for k, v in inputs.items()},
+                                         _plain(computed), ok, reason, said))
+        if not ok:
+            self.at_mention(mention, _CODES[kind], f'claim "{said}": {reason}')
+
+    def compare(self, kind: str, mention: Mention, base_id: str, expression: str,
+                inputs: dict[str, Any], computed: float, *, negative: bool = False,
+                quote: str | None = None) -> bool:
+        how = f"{expression} with {_fmt_inputs(inputs)}" if inputs else expression
+        if not math.isfinite(computed):
+            ok = negative
+            reason = f"computed {how} = {show(computed)}" + (
+                "" if negative else f", which no finite number such as {mention.text} states")
+        else:
+            same = agrees(computed, mention.value, mention.decimals)
+            ok = not same if negative else same
+            written = describe(mention.decimals)
+            if negative:
+                reason = (f"says {mention.text} is not {how}, but that computes "
+                          f"{show(computed, mention.decimals)} ({written})")
+            else:
+                reason = (f"computed {how} = {show(computed, mention.decimals)} ({written}); "
+                          f"the text says {mention.text}")
+        self.verdict(kind, mention, base_id, expression, inputs, computed, ok,
+                     "" if ok else reason, quote)
+        return ok
+
+    # -- templates ----------------------------------------------------------------------
+    def occurrences(self, template: Any, at: Located) -> list[matching.Occurrence]:
+        pointers = template.pointers or tuple(self.texts)
+        found: list[matching.Occurrence] = []
+        for pointer in pointers:
+            if pointer not in self.texts:
+                self.at_binding(at, "RLKL607", f"{pointer} is not a prose field of this lesson")
+                continue
+            hits = matching.find(template.says, pointer, self.texts[pointer], self.by_pointer[pointer])
+            if template.pointers and not hits:
+                self.at_binding(at, "RLKL607",
+                                f"the sentence {template.says!r} is not in {pointer}")
+            found.extend(hits)
+        if not template.pointers and not found:
+            self.at_binding(at, "RLKL607", f"the sentence {template.says!r} is not in the lesson")
+        for occurrence in found:
+            for slot in occurrence.slots:
+                if not slot.mentions or (not slot.is_list and len(slot.mentions) != 1):
+                    self.at_binding(at, "RLKL607", f"slot {{{slot.name}}} did not match one number")
+        return [o for o in found if all(s.mentions for s in o.slots)]
+
+    def run(self) -> LessonClaims:
+        claims = self.bindings.claims if self.bindings else []
+        matched = [(c, self.occurrences(c.template, c.template.where)) for c in claims]
+        self.resolve_inputs(matched)
+        self.compute_outputs(matched)
+        for claim, occurrences in matched:
+            self.check_claim(claim, occurrences)
+        self.check_arithmetic()
+        self.check_core_calls()
+        self.check_quiz()
+        self.apply_exemptions()
+        self.coverage()
+        return self.out
+
+    def resolve_inputs(self, matched: list[tuple[Any, list[matching.Occurrence]]]) -> None:
+        outputs = {name for c, _ in matched for name in c.outputs}
+        seen: dict[str, tuple[Mention, ...]] = {}
+        for claim, occurrences in matched:
+            for occurrence in occurrences:
+                for slot in occurrence.slots:
+                    kind = ("output" if slot.name in outputs else
+                            "negative" if slot.name in claim.negatives else "input")
+                    for m in slot.mentions:
+                        self.role(m, f"{kind} {slot.name}")
+                    if kind != "input":
+                        continue
+                    first = seen.setdefault(slot.name, slot.mentions)
+                    if [m.value for m in first] != [m.value for m in slot.mentions]:
+                        said = ", ".join(m.text for m in first)
+                        self.at_mention(slot.mentions[0], "RLKL420",
+                                        f"quantity {slot.name} is {said} at {first[0].pointer} but "
+                                        f"{', '.join(m.text for m in slot.mentions)} here; "
+                                        "a named quantity must agree everywhere in the lesson")
+                    self.env.setdefault(slot.name, _value(slot.mentions, slot.is_list))
+
+    def compute_outputs(self, matched: list[tuple[Any, list[matching.Occurrence]]]) -> None:
+        pending = {name: (source, at) for c, _ in matched for name, (source, at) in c.outputs.items()}
+        self.sources = {name: source for name, (source, _) in pending.items()}
+        while pending:
+            progress = False
+            for name, (source, at) in list(pending.items()):
+                needs = expr.names(expr.parse(source))
+                unknown = needs - set(self.env) - set(pending)
+                if unknown:
+                    self.at_binding(at, "RLKL608",
+                                    f"{name} = {source} uses {', '.join(sorted(unknown))}, "
+                                    "which no sentence of this lesson states or computes")
+                    del pending[name]
+                    progress = True
+                elif not needs & set(pending):
+                    try:
+                        self.env[name] = expr.evaluate(expr.parse(source), self.env)
+                    except expr.ExprError as exc:
+                        self.at_binding(at, "RLKL421", f"cannot compute {name} = {source}: {exc}")
+                    del pending[name]
+                    progress = True
+            if not progress:
+                names = ", ".join(sorted(pending))
+                for _, at in pending.values():
+                    self.at_binding(at, "RLKL608", f"these quantities depend on each other: {names}")
+                break
+
+    def inputs_of(self, source: str) -> dict[str, Any]:
+        return {n: self.env[n] for n in sorted(expr.names(expr.parse(source))) if n in self.env}
+
+    def check_claim(self, claim: Any, occurrences: list[matching.Occurrence]) -> None:
+        for occurrence in occurrences:
+            quote = occurrence.quote(self.texts[occurrence.pointer])
+            for slot in occurrence.slots:
+                checks = []
+                if slot.name in self.sources:  # an output, wherever the sentence defining it is
+                    checks.append(("output", self.sources[slot.name]))
+                if slot.name in claim.negatives:
+                    checks.append(("negative", claim.negatives[slot.name][0]))
+                for kind, source in checks:
+                    if kind == "output" and slot.name not in self.env:
+                        continue  # could not be computed: reported at the binding
+                    try:
+                        value = self.env[slot.name] if kind == "output" else \
+                            expr.evaluate(expr.parse(source), self.env)
+                    except expr.ExprError as exc:
+                        self.at_binding(claim.negatives[slot.name][1], "RLKL421",
+                                        f"cannot compute {source}: {exc}")
+                        continue
+                    values = np.atleast_1d(np.asarray(value, dtype=np.float64))
+                    if slot.is_list and len(values) != len(slot.mentions):
+                        self.at_mention(slot.mentions[0], "RLKL401",
+                                        f'claim "{quote}": {slot.name} has {len(slot.mentions)} '
+                                        f"numbers but {source} computes {len(values)}")
+                        continue
+                    for index, mention in enumerate(slot.mentions):
+                        label = slot.name + (f"[{index}]" if slot.is_list else "")
+                        computed = float(values[index if slot.is_list else 0])
+                        self.role(mention, kind)
+                        ok = self.compare(kind, mention, f"{claim.id}.{label}@{occurrence.pointer}",
+                                          f"{label} = {source}" if kind == "output" else source,
+                                          self.inputs_of(source), computed,
+                                          negative=kind == "negative", quote=quote)
+                        if kind == "output" and not ok:
+                            self.out.rewrites[mention.key] = computed
+            if claim.holds and occurrence.slots:
+                anchor = occurrence.slots[0].mentions[0]
+                for index, (source, at) in enumerate(claim.holds):
+                    try:
+                        result = bool(expr.evaluate(expr.parse(source), self.env))
+                    except expr.ExprError as exc:
+                        self.at_binding(at, "RLKL421", f"cannot evaluate {source}: {exc}")
+                        continue
+                    self.verdict("condition", anchor, f"{claim.id}.holds.{index}@{occurrence.pointer}",
+                                 source, self.inputs_of(source), result, result,
+                                 "" if result else f"condition {source} is false with "
+                                 f"{_fmt_inputs(self.inputs_of(source))}", quote)
+
+    # -- self-describing forms ----------------------------------------------------------
+    def check_arithmetic(self) -> None:
+        for pointer, text in self.texts.items():
+            for form in matching.arithmetic(text, self.by_pointer[pointer]):
+                if form.result.key in self.out.roles and self.out.roles[form.result.key].startswith("output"):
+                    for m in form.operands:
+                        self.role(m, "intermediate")
+                    continue
+                try:
+                    computed = float(expr.evaluate(form.tree, {}))
+                except (expr.ExprError, TypeError) as exc:
+                    self.at_mention(form.result, "RLKL421", f"cannot compute {form.source}: {exc}")
+                    continue
+                for m in form.operands:
+                    self.role(m, "intermediate")
+                self.role(form.result, "arithmetic")
+                quote = text[form.start : form.result.end]
+                if not self.compare("arithmetic", form.result, f"arithmetic@{pointer}",
+                                    form.source.strip(), {}, computed, quote=quote):
+                    self.out.rewrites[form.result.key] = computed
+
+    def check_core_calls(self) -> None:
+        for pointer, text in self.texts.items():
+            for call in matching.core_calls(text, self.by_pointer[pointer]):
+                if call.result.key in self.out.roles and self.out.roles[call.result.key].startswith("output"):
+                    continue
+                p = [m.number for m in call.p]
+                q = [m.number for m in call.q]
+                args = [p, q] if call.function == "kl_divergence" else [p]
+                base = "" if call.unit == "nats" else ", base=2"
+                source = f"{call.function}({', '.join(map(str, args))}{base})"
+                for m in (*call.p, *call.q):
+                    self.role(m, "input")
+                self.role(call.result, "core")
+                quote = text[call.start : call.end]
+                try:
+                    from rlkl import core
+
+                    function = core.kl_divergence if call.function == "kl_divergence" else core.entropy
+                    computed = float(function(*args, base=call.base))
+                except ValueError as exc:
+                    self.at_mention(call.result, "RLKL421", f'claim "{quote}": cannot compute {source}: {exc}')
+                    continue
+                if math.isinf(computed):
+                    self.at_mention(call.result, "RLKL402",
+                                    f'claim "{quote}": {source} is infinite (q has zero mass where '
+                                    f"p is positive), not {call.result.text} {call.unit}")
+                    continue
+                if not self.compare("core", call.result, f"{call.function}@{pointer}", source, {},
+                                    computed, quote=quote):
+                    self.out.rewrites[call.result.key] = computed
+
+    # -- the check question -------------------------------------------------------------
+    def check_quiz(self) -> None:
+        check = self.data.get("check")
+        quiz = self.bindings.quiz if self.bindings else None
+        if quiz is None or not isinstance(check, dict):
+            return
+        source, at = quiz.answer
+        try:
+            answer = float(expr.evaluate(expr.parse(source), self.env))
+        except (expr.ExprError, TypeError) as exc:
+            self.at_binding(at, "RLKL421", f"cannot compute the answer {source}: {exc}")
+            return
+        inputs = self.inputs_of(source)
+        key = check.get("answer")
+        firsts = {i: ms[0] for i, ms in
+                  ((i, self.by_pointer.get(f"/check/options/{i}", [])) for i in range(len(check.get("options", []))))
+                  if ms}
+        for index, mention in firsts.items():
+            if index == key:
+                self.role(mention, "quiz-key")
+                if not self.compare("quiz-key", mention, "quiz.key", f"answer = {source}", inputs, answer):
+                    self.out.rewrites[mention.key] = answer
+            else:
+                self.role(mention, "distractor")
+                self.compare("distractor", mention, f"quiz.distractor.{index}", f"answer = {source}",
+                             inputs, answer, negative=True)
+                if index in quiz.distractors:
+                    mistake, _ = quiz.distractors[index]
+                    value = float(expr.evaluate(expr.parse(mistake), self.env))
+                    self.compare("distractor", mention, f"quiz.mistake.{index}", mistake,
+                                 self.inputs_of(mistake), value)
+        explanation = self.by_pointer.get("/check/explanation", [])
+        if explanation:
+            self.role(explanation[0], "quiz-key")
+            if not self.compare("quiz-key", explanation[0], "quiz.explanation", f"answer = {source}",
+                                inputs, answer):
+                self.out.rewrites[explanation[0].key] = answer
+        stated = self.by_pointer.get("/misconception", [])
+        if stated:
+            mention = stated[0]
+            self.role(mention, "misconception")
+            wrong = [firsts[i] for i in firsts if i != key]
+            same = [m for m in wrong if m.value == mention.value]
+            ok = bool(same) and not agrees(answer, mention.value, mention.decimals)
+            reason = "" if ok else (
+                f"the misconception's value {mention.text} must be wrong (the answer is "
+                f"{show(answer)}) and equal one distractor ({', '.join(m.text for m in wrong)})")
+            self.verdict("misconception", mention, "misconception", "a distractor, not the answer",
+                         {}, answer, ok, reason)
+
+    # -- exemptions and coverage --------------------------------------------------------
+    def apply_exemptions(self) -> None:
+        for exemption in self.bindings.exemptions if self.bindings else []:
+            for occurrence in self.occurrences(exemption.template, exemption.template.where):
+                for slot in occurrence.slots:
+                    for mention in slot.mentions:
+                        if mention.key in self.out.roles:
+                            self.at_mention(mention, "RLKL411",
+                                            f"{mention.text} is exempt but also {self.out.roles[mention.key]}; "
+                                            "a number is either checked or exempt")
+                            continue
+                        self.out.roles[mention.key] = "exempt"
+                        self.out.exempt.append(Exempt(mention, exemption.reason,
+                                                      occurrence.quote(self.texts[occurrence.pointer])))
+
+    def coverage(self) -> None:
+        for mention in self.out.mentions:
+            if mention.key not in self.out.roles:
+                self.at_mention(mention, "RLKL410",
+                                f'the number {mention.text} in "{self.quote(mention)}" is not accounted '
+                                "for: bind it in claims.yaml (checked) or exempt it with a reason")
+
+
+_CODES = {
+    "output": "RLKL401", "core": "RLKL402", "arithmetic": "RLKL403", "negative": "RLKL404",
+    "condition": "RLKL405", "quiz-key": "RLKL406", "distractor": "RLKL407",
+    "misconception": "RLKL408",
+}
+
+
+def extract(document: Document, bindings: Bindings | None) -> LessonClaims:
+    """All claims of one loaded lesson, checked; diagnostics for everything that fails."""
+    return _Lesson(document, bindings).run()
+

@@ -1,0 +1,195 @@
+"""Find authored sentence templates in prose and recognise the self-describing claim forms.
+
+Templates are reverse-format patterns (the ``parse`` library: the opposite of
+``str.format``): ``"ratio is {ratio}"`` matches "ratio is 1.4" and yields the slot's span.
+A slot named twice in one sentence (``min({r}×{A},{h}×{A})``) is matched twice and both
+numbers are kept.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import parse
+
+from rlkl.claims import expr
+from rlkl.claims.scanner import Mention
+
+_NUM = r"[+\-\u2212]?\d+(?:\.\d+)?(?:[eE][+\-\u2212]?\d+)?%?"
+_LIST = rf"\[\s*{_NUM}(?:\s*,\s*{_NUM})*\s*\]"
+_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(:list)?\}")
+
+
+@parse.with_pattern(_NUM)
+def _number(text: str) -> str:
+    return text
+
+
+@parse.with_pattern(_LIST)
+def _list(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class SlotMatch:
+    """One slot of one template occurrence: the mentions it covers."""
+
+    name: str
+    is_list: bool
+    pointer: str
+    mentions: tuple[Mention, ...]
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    pointer: str
+    start: int
+    end: int
+    slots: tuple[SlotMatch, ...]
+
+    def quote(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+@cache
+def _compile(says: str) -> tuple[parse.Parser, tuple[tuple[str, str, bool], ...]]:
+    """Compile a template; repeated slot names get internal aliases (``A``, ``A__2``)."""
+    counts: dict[str, int] = {}
+    fields: list[tuple[str, str, bool]] = []
+
+    def rename(match: re.Match[str]) -> str:
+        name, is_list = match.group(1), bool(match.group(2))
+        counts[name] = counts.get(name, 0) + 1
+        alias = name if counts[name] == 1 else f"{name}__{counts[name]}"
+        fields.append((alias, name, is_list))
+        return "{" + alias + (":l}" if is_list else ":n}")
+
+    escaped = _SLOT.sub(rename, says.replace("{{", "\0").replace("}}", "\1"))
+    pattern = escaped.replace("\0", "{{").replace("\1", "}}")
+    parser = parse.compile(pattern, extra_types={"n": _number, "l": _list}, case_sensitive=True)
+    return parser, tuple(fields)
+
+
+def find(says: str, pointer: str, text: str, mentions: list[Mention]) -> list[Occurrence]:
+    """Every occurrence of template ``says`` in ``text``, with the mentions of each slot."""
+    parser, fields = _compile(says)
+    occurrences = []
+    for result in parser.findall(text):
+        if result is None:
+            continue
+        slots = []
+        for alias, name, is_list in fields:
+            start, end = result.spans[alias]
+            inside = tuple(m for m in mentions if start <= m.start and m.end <= end)
+            slots.append(SlotMatch(name, is_list, pointer, inside))
+        span_start = min(s for s, _ in result.spans.values())
+        span_end = max(e for _, e in result.spans.values())
+        # widen to the literal text around the slots
+        first_literal = _literal_prefix(says)
+        occurrences.append(Occurrence(pointer, max(0, span_start - len(first_literal)),
+                                      span_end + len(_literal_suffix(says)), tuple(slots)))
+    return occurrences
+
+
+def _literal_prefix(says: str) -> str:
+    match = _SLOT.search(says)
+    return says[: match.start()] if match else says
+
+
+def _literal_suffix(says: str) -> str:
+    last = None
+    for last in _SLOT.finditer(says):
+        pass
+    return says[last.end() :] if last else ""
+
+
+# --- self-describing forms -------------------------------------------------------------
+
+_KL = re.compile(
+    rf"\b(?P<fn>KL|D_KL|H)\(\s*(?P<p>{_LIST})\s*(?:(?:\|\||‖)\s*(?P<q>{_LIST})\s*)?\)\s*"
+    rf"(?:is|=|≈)\s*(?P<value>{_NUM})\s*(?P<unit>nats?|bits?)?"
+)
+
+
+@dataclass(frozen=True)
+class Arithmetic:
+    """``min(1.4×2,1.2×2)=2.4``: literal operands on the left, the claimed value on the right."""
+
+    source: str
+    tree: Any
+    operands: tuple[Mention, ...]
+    result: Mention
+    start: int
+
+
+def arithmetic(text: str, mentions: list[Mention]) -> Iterator[Arithmetic]:
+    """Every ``<literal expression> = <number>`` in ``text`` (``≈`` too)."""
+    by_start = {m.start: m for m in mentions}
+    for eq in re.finditer(r"\s*[=≈]\s*", text):
+        result = by_start.get(eq.end())
+        if result is None:
+            continue
+        left_end = eq.start()
+        best = None
+        for begin in range(max(0, left_end - 120), left_end):
+            if begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] in "._"):
+                continue
+            source = text[begin:left_end]
+            if not source.strip() or source[0].isspace():
+                continue
+            try:
+                tree = expr.parse(source)
+            except expr.ExprError:
+                continue
+            if expr.is_arithmetic(tree):
+                best = (begin, source, tree)
+                break
+        if best is None:
+            continue
+        begin, source, tree = best
+        operands = tuple(m for m in mentions if begin <= m.start and m.end <= left_end)
+        yield Arithmetic(source, tree, operands, result, begin)
+
+
+@dataclass(frozen=True)
+class CoreCall:
+    """``KL([0.7,0.3] || [0.5,0.5]) is 0.082283 nats`` or ``H([0.5,0.5]) is 1 bit``."""
+
+    function: str  # "kl_divergence" or "entropy"
+    p: tuple[Mention, ...]
+    q: tuple[Mention, ...]
+    result: Mention
+    base: float  # e for nats, 2 for bits
+    unit: str
+    start: int
+    end: int
+
+
+def core_calls(text: str, mentions: list[Mention]) -> Iterator[CoreCall]:
+    """Every KL or entropy of literal distributions stated with its value and unit."""
+    by_start = {m.start: m for m in mentions}
+    for match in _KL.finditer(text):
+        result = by_start.get(match.start("value"))
+        if result is None:
+            continue
+        unit = (match.group("unit") or "nats").rstrip("s")
+        p_span = match.span("p")
+        q_span = match.span("q") if match.group("q") else (0, 0)
+        function = "entropy" if match.group("fn") == "H" else "kl_divergence"
+        if (function == "kl_divergence") != bool(match.group("q")):
+            continue
+        yield CoreCall(
+            function,
+            tuple(m for m in mentions if p_span[0] <= m.start < p_span[1]),
+            tuple(m for m in mentions if q_span[0] <= m.start < q_span[1]),
+            result,
+            2.0 if unit == "bit" else math.e,
+            unit + "s",
+            match.start(),
+            match.end(),
+        )

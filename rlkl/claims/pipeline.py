@@ -1,0 +1,174 @@
+"""``check`` and ``regen``: validation, claims and fixtures in one pass over lesson paths."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rlkl.claims import fixtures
+from rlkl.claims.bindings import FILENAME as BINDINGS, BindingsError, load_bindings
+from rlkl.claims.engine import LessonClaims, extract
+from rlkl.claims.scanner import format_number
+from rlkl.claims.source import encode_like, mention_range, splice
+from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.loader import Document
+from rlkl.validate import LessonFile, ValidationResult, validate_paths
+
+MAX_FIX_ROUNDS = 5
+
+
+@dataclass
+class LessonRun:
+    """One schema-valid lesson with its claims and fresh fixture."""
+
+    file: LessonFile
+    document: Document
+    claims: LessonClaims
+    fixture: dict[str, object]
+    problems: list[Diagnostic]  # bindings and claim diagnostics
+
+    @property
+    def fixture_path(self) -> Path:
+        return fixtures.path_for(self.file.path)
+
+
+@dataclass
+class CheckResult:
+    validation: ValidationResult
+    lessons: list[LessonRun]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def summary(self) -> dict[str, int]:
+        counts = self.validation.summary()
+        errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
+        counts["errors"] = errors
+        counts["warnings"] = len(self.diagnostics) - errors
+        counts["claims"] = sum(len(r.claims.verdicts) for r in self.lessons)
+        counts["verified"] = sum(v.ok for r in self.lessons for v in r.claims.verdicts)
+        counts["exempt"] = sum(len(r.claims.exempt) for r in self.lessons)
+        return counts
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and a rename: never half-written."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o777)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _run_lesson(file: LessonFile) -> LessonRun | None:
+    if file.document is None or file.lesson is None:
+        return None
+    problems: list[Diagnostic] = []
+    bindings = None
+    bindings_path = file.path.with_name(BINDINGS)
+    if bindings_path.is_file():
+        try:
+            bindings = load_bindings(bindings_path)
+        except BindingsError as error:
+            problems.extend(error.diagnostics)
+    if bindings is not None and bindings.lesson and bindings.lesson != file.lesson.id:
+        problems.append(Diagnostic(bindings.display, 1, 1, "/lesson", "RLKL609",
+                                   f"bindings are for {bindings.lesson!r} but sit next to lesson "
+                                   f"{file.lesson.id!r}"))
+    claims = extract(file.document, bindings)
+    problems.extend(claims.diagnostics)
+    return LessonRun(file, file.document, claims, fixtures.build(claims), problems)
+
+
+def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult:
+    """Validate, extract and verify claims, and (``freshness``) compare committed fixtures."""
+    validation = validate_paths(paths)
+    runs = [run for run in map(_run_lesson, validation.files) if run is not None]
+    diagnostics = list(validation.diagnostics)
+    for run in runs:
+        diagnostics.extend(run.problems)
+        if freshness:
+            committed, problems = (None, [])
+            if run.fixture_path.is_file():
+                committed, problems = fixtures.load(run.fixture_path)
+            diagnostics.extend(problems)
+            if not problems:
+                diagnostics.extend(fixtures.compare(run.claims, run.document, committed,
+                                                    run.fixture_path, run.fixture))
+    diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
+    return CheckResult(validation, runs, diagnostics)
+
+
+@dataclass
+class RegenReport:
+    updated: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
+    fixed: dict[Path, int] = field(default_factory=dict)  # lesson -> numbers rewritten
+
+
+def _fix_lesson(run: LessonRun) -> int:
+    """Rewrite failing output numbers of one lesson in place; return how many changed."""
+    edits = []
+    text = run.document.text
+    for mention in run.claims.mentions:
+        if mention.key not in run.claims.rewrites:
+            continue
+        start, end = mention_range(run.document, mention)
+        new = format_number(run.claims.rewrites[mention.key], mention)
+        if new != mention.text:
+            edits.append((start, end, encode_like(new, text[start:end])))
+    if edits:
+        write_atomic(run.file.path, splice(text, edits))
+    return len(edits)
+
+
+def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenReport, CheckResult]:
+    """Rewrite fixtures (and with ``fix`` the dependent prose numbers) of the lessons under ``paths``.
+
+    Only files whose content changes are written, each atomically. A ``fixtures.json`` whose
+    folder has no lesson any more is removed; fixtures of lessons not under ``paths`` are
+    never touched. Returns what changed and a fresh check of the result.
+    """
+    report = RegenReport()
+    if fix:
+        for _ in range(MAX_FIX_ROUNDS):
+            changed = 0
+            for run in check_paths(paths, freshness=False).lessons:
+                count = _fix_lesson(run)
+                if count:
+                    report.fixed[run.file.path] = report.fixed.get(run.file.path, 0) + count
+                changed += count
+            if not changed:
+                break
+    result = check_paths(paths, freshness=False)
+    for run in result.lessons:
+        text = fixtures.dumps(run.fixture)
+        path = run.fixture_path
+        if not run.fixture["claims"] and not run.fixture["exempt"]:
+            if path.exists():
+                path.unlink()
+                report.removed.append(path)
+            continue
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            report.unchanged.append(path)
+        else:
+            write_atomic(path, text)
+            report.updated.append(path)
+    for folder in _folders(paths):
+        for stale in folder.rglob(fixtures.FILENAME):
+            if not stale.with_name("lesson.json").exists():
+                stale.unlink()
+                report.removed.append(stale)
+    return report, check_paths(paths)
+
+
+def _folders(paths: Sequence[Path]) -> list[Path]:
+    return [p for p in paths if p.is_dir()]
+

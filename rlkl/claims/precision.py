@@ -1,0 +1,40 @@
+"""The precision rule: the written precision of an authored number decides whether it is true.
+
+An authored number with *d* decimals is true when the computed value rounds to it at *d*
+decimals: "0.082283" accepts any computed value within ±5e-7 of 0.082283. Inputs are exact
+decimals. An exact tie (0.25 written as "0.2" or "0.3") is accepted either way, and so is
+float noise of 1e-12 relative at the boundary (0.15000000000000002 still ties at 0.15).
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+_NOISE = Decimal("1e-12")
+
+
+def agrees(computed: float, authored: Decimal, decimals: int) -> bool:
+    """True when ``computed`` rounds to ``authored`` at ``decimals`` decimals."""
+    if not math.isfinite(computed):
+        return False
+    exact = Decimal(computed)
+    half = Decimal(5).scaleb(-(decimals + 1))
+    slack = _NOISE * max(Decimal(1), abs(exact))
+    return abs(exact - authored) <= half + slack
+
+
+def describe(decimals: int) -> str:
+    """'1 decimal written', '0 decimals written', ..."""
+    return f"{decimals} decimal{'s' if decimals != 1 else ''} written"
+
+
+def show(value: float, decimals: int | None = None) -> str:
+    """A computed value for messages: rounded at ``decimals`` when given, with the raw value."""
+    if not math.isfinite(value):
+        return "inf" if value > 0 else ("-inf" if value < 0 else "nan")
+    if decimals is None:
+        return f"{value:.10g}"
+    rounded = f"{value:.{decimals}f}"
+    raw = repr(float(value))
+    return rounded if raw == rounded else f"{rounded} ({raw})"
