@@ -50,7 +50,7 @@ class Diagnostic:
 
 
 # The single table of codes (code -> one-line meaning). The README's code table is generated
-# from it (``rlkl codes``) and a test keeps the two in step.
+# from it (``python -m rlkl.diagnostics``) and a test keeps the two in step.
 CODES: dict[str, str] = {
     # RLKL1xx: reading and parsing a file.
     "RLKL101": "file is not valid UTF-8",
@@ -87,3 +87,14 @@ CODES: dict[str, str] = {
     "RLKL308": "duplicate id in the catalog",
     "RLKL309": "catalog says planned but the lesson file exists",
 }
+
+
+def codes_table() -> str:
+    """The Markdown table of every code, as the README shows it."""
+    rows = ["| code | meaning |", "|---|---|"]
+    rows += [f"| `{code}` | {meaning} |" for code, meaning in sorted(CODES.items())]
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    print(codes_table(), end="")
