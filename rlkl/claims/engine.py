@@ -158,7 +158,10 @@ class _Lesson:
     def compare(self, kind: str, mention: Mention, base_id: str, expression: str,
                 inputs: dict[str, Any], computed: float, *, negative: bool = False,
                 quote: str | None = None) -> bool:
-        how = f"{expression} with {_fmt_inputs(inputs)}" if inputs else expression
+        formula = expression.split(" = ", 1)[-1]
+        how = expr.substitute(formula, inputs) if inputs else formula
+        if how != formula:
+            how = f"{how} (from {expression})"
         if not math.isfinite(computed):
             ok = negative
             reason = f"computed {how} = {show(computed)}" + (
@@ -171,8 +174,8 @@ class _Lesson:
                 reason = (f"says {mention.text} is not {how}, but that computes "
                           f"{show(computed, mention.decimals)} ({written})")
             else:
-                reason = (f"computed {how} = {show(computed, mention.decimals)} ({written}); "
-                          f"the text says {mention.text}")
+                reason = (f"computed {how} = {show(computed, mention.decimals)} ({written}), "
+                          f"not {mention.text}")
         self.verdict(kind, mention, base_id, expression, inputs, computed, ok,
                      "" if ok else reason, quote)
         return ok

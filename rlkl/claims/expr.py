@@ -55,6 +55,16 @@ def clip_boundary(advantage: float, epsilon: float) -> float:
     return 0.5 * (lo + hi)
 
 
+def _sample(p_old: Any, n: int, seed: int) -> Any:
+    old = np.asarray(p_old, dtype=np.float64)
+    return np.random.default_rng(int(seed)).choice(len(old), size=int(n), p=old)
+
+
+def sampled_counts(p_old: Any, n: int, seed: int) -> Any:
+    """How often each action is drawn in :func:`sampled_approx_kl`'s fixed sample."""
+    return np.bincount(_sample(p_old, n, seed), minlength=len(p_old)).astype(np.float64)
+
+
 def sampled_approx_kl(
     p_old: Any, p_new: Any, n: int, seed: int, estimator: str = "k1"
 ) -> float:
@@ -66,7 +76,7 @@ def sampled_approx_kl(
     """
     old = np.asarray(p_old, dtype=np.float64)
     new = np.asarray(p_new, dtype=np.float64)
-    actions = np.random.default_rng(int(seed)).choice(len(old), size=int(n), p=old)
+    actions = _sample(old, n, seed)
     estimates = core.approx_kl(np.log(new[actions]), np.log(old[actions]), estimator=estimator)
     return float(np.mean(estimates))
 
@@ -90,6 +100,7 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = {
     "expected_reinforce_grad": core.expected_reinforce_grad,
     "reinforce_grad_variance": core.reinforce_grad_variance,
     "clip_boundary": clip_boundary, "sampled_approx_kl": sampled_approx_kl,
+    "sampled_counts": sampled_counts,
 }
 CONSTANTS: Mapping[str, float] = {"e": math.e, "pi": math.pi, "inf": math.inf}
 
@@ -147,6 +158,21 @@ def is_arithmetic(tree: ast.Expression) -> bool:
         and not any(isinstance(n, logic) for n in nodes)
         and any(isinstance(n, (ast.BinOp, ast.Call)) for n in nodes)
     )
+
+
+def substitute(source: str, env: Mapping[str, Any]) -> str:
+    """``source`` with each variable replaced by its value, for messages: what was computed."""
+
+    def shown(value: Any) -> str:
+        if np.ndim(value) > 0:
+            return "[" + ", ".join(shown(v) for v in np.asarray(value).tolist()) + "]"
+        return f"{float(value):.10g}" if isinstance(value, (int, float, np.floating)) else repr(value)
+
+    class _Substitute(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return ast.Name(id=shown(env[node.id])) if node.id in env else node
+
+    return ast.unparse(_Substitute().visit(parse(source)))
 
 
 def evaluate(tree: ast.Expression, env: Mapping[str, Any]) -> Any:

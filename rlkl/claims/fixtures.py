@@ -93,6 +93,8 @@ def compare(claims: LessonClaims, lesson: Document, committed: Document | None,
             at(entry["id"], "RLKL502", f"stale fixtures: claim {entry['id']} is new; run `rlkl regen`")
             continue
         recorded = previous[1]
+        if not entry["verified"]:
+            continue  # the failing claim is the message; freshness follows from fixing it
         stable = {k: v for k, v in entry.items() if k not in _VOLATILE}
         if {k: recorded.get(k) for k in stable} != stable:
             changed = ", ".join(k for k in stable if recorded.get(k) != stable[k])

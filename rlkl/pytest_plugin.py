@@ -1,0 +1,154 @@
+"""pytest plugin (registered by the ``pytest11`` entry point): every claim is a test.
+
+Each ``fixtures.json`` that sits next to a ``lesson.json`` is collected; it yields one test
+item per recorded claim (named by the claim id) and one ``lesson`` item for everything not
+tied to a claim (validation, unaccounted numbers, bindings, orphaned fixtures). An item
+recomputes its claim from the current lesson with rlkl.core, so a failure shows what the
+prose says, what was computed from what, and the written precision.
+
+``--rlkl-update`` rewrites the fixtures after the run, exactly like ``rlkl regen`` (on the
+controller only under pytest-xdist, once, at the end of the session).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rlkl.claims.fixtures import FILENAME
+from rlkl.claims.pipeline import CheckResult, check_paths, regen_paths
+from rlkl.claims.precision import describe
+from rlkl.claims.source import line_column, mention_range
+from rlkl.diagnostics import Diagnostic, Severity
+
+LESSON = "lesson.json"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("rlkl", "rlkl lesson claims")
+    group.addoption("--rlkl-update", action="store_true", default=False,
+                    help="after the run, rewrite the claim fixtures (same as `rlkl regen`).")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.name == FILENAME and (file_path.parent / LESSON).is_file():
+        return LessonFixtures.from_parent(parent, path=file_path)
+    return None
+
+
+class ClaimFailure(Exception):
+    """Raised by an item; carries the diagnostics to show."""
+
+
+class LessonFixtures(pytest.File):
+    """The fixtures of one lesson: one item per claim, plus the lesson's own item."""
+
+    @cached_property
+    def result(self) -> CheckResult:
+        return check_paths([self.path.parent / LESSON])
+
+    def collect(self) -> Iterator[pytest.Item]:
+        try:
+            recorded = json.loads(self.path.read_text(encoding="utf-8")).get("claims", [])
+        except (OSError, ValueError, AttributeError):
+            recorded = []
+        yield LessonItem.from_parent(self, name="lesson")
+        for entry in recorded:
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                yield ClaimItem.from_parent(self, name=entry["id"], entry=entry)
+
+
+def _claim_locations(result: CheckResult, ids: set[str]) -> set[tuple[str, int, int]]:
+    """(file, line, column) of the numbers whose claims have items of their own."""
+    found = set()
+    for run in result.lessons:
+        for v in run.claims.verdicts:
+            if v.id in ids:
+                start, _ = mention_range(run.document, v.mention)
+                found.add((run.document.display, *line_column(run.document.text, start)))
+    return found
+
+
+class ClaimItem(pytest.Item):
+    def __init__(self, *, entry: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.entry = entry
+
+    def runtest(self) -> None:
+        parent = self.parent
+        assert isinstance(parent, LessonFixtures)
+        result = parent.result
+        verdicts = {v.id: v for run in result.lessons for v in run.claims.verdicts}
+        verdict = verdicts.get(self.name)
+        if verdict is None:
+            raise ClaimFailure(f"claim {self.name} is no longer in the lesson (orphaned fixture); "
+                               "run `rlkl regen` or `pytest --rlkl-update`")
+        problems = []
+        if not verdict.ok:
+            problems.append(
+                f'prose says {verdict.mention.text} ({describe(verdict.mention.decimals)}) '
+                f'in "{verdict.quote}" at {verdict.mention.pointer}\n'
+                f"expected (computed): {verdict.expression} -> {verdict.computed}\n"
+                f"inputs: {verdict.inputs}\n{verdict.reason}")
+        recorded = self.entry
+        if recorded.get("computed") != verdict.computed:
+            problems.append(f"drift: fixture recorded {recorded.get('computed')}, core now "
+                            f"computes {verdict.computed}")
+        if recorded.get("authored") != verdict.mention.text or recorded.get("quote") != verdict.quote:
+            problems.append(f"stale fixture: recorded {recorded.get('authored')!r} in "
+                            f"{recorded.get('quote')!r}, the lesson now says {verdict.mention.text!r} "
+                            f"in {verdict.quote!r}")
+        if problems:
+            raise ClaimFailure("\n".join(problems))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        if isinstance(excinfo.value, ClaimFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"claim {self.name}"
+
+
+class LessonItem(ClaimItem):
+    """Diagnostics of the lesson not attributable to one recorded claim."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(entry={}, **kwargs)
+
+    def runtest(self) -> None:
+        parent = self.parent
+        assert isinstance(parent, LessonFixtures)
+        ids = {item.name for item in parent.collect() if not isinstance(item, LessonItem)}
+        covered = _claim_locations(parent.result, ids)
+        own: list[Diagnostic] = [
+            d for d in parent.result.diagnostics
+            if d.severity is Severity.ERROR and (d.file, d.line, d.column) not in covered
+        ]
+        if own:
+            raise ClaimFailure("\n".join(f"{d.file}:{d.line}:{d.column} {d.pointer} {d.code} "
+                                         f"{d.message}" for d in own))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, "lesson checks"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    if not config.getoption("rlkl_update") or hasattr(config, "workerinput"):
+        return
+    roots = [Path(arg.split("::")[0]) for arg in config.args] or [config.rootpath]
+    lessons = sorted({p.parent for root in roots if root.exists()
+                      for p in ([root] if root.name == LESSON else root.rglob(LESSON))})
+    if lessons:
+        report, _ = regen_paths(lessons)
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"rlkl: {len(report.updated)} fixtures updated, "
+                                f"{len(report.unchanged)} unchanged, {len(report.removed)} removed")
