@@ -1,0 +1,204 @@
+"""Cross-checks against torch on the CPU: torch.distributions and autograd, float64
+(skipped only if torch is not installed)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rlkl.core import (
+    entropy,
+    kl_divergence,
+    kl_grad,
+    policy_gradient,
+    ppo_clip_grad,
+    ppo_clip_objective,
+    reinforce_grad,
+    reinforce_step,
+    softmax,
+)
+
+from .strategies import logit_vectors, prob_pairs, prob_vectors
+
+torch = pytest.importorskip("torch", reason="torch is not installed")
+Categorical = torch.distributions.Categorical
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+settings.register_profile("torch", deadline=None)
+
+
+def t(x: object) -> torch.Tensor:
+    return torch.as_tensor(np.asarray(x, dtype=np.float64))
+
+
+def torch_ppo_grad(ratio: float, adv: float, eps: float) -> float:
+    """d/d log π_new of torch.min(r·A, clamp(r)·A), through a ratio leaf (so r is exact)."""
+    r = torch.tensor(ratio, dtype=torch.float64, requires_grad=True)
+    a = torch.tensor(adv, dtype=torch.float64)
+    obj = torch.min(r * a, torch.clamp(r, 1 - eps, 1 + eps) * a)
+    obj.backward()
+    assert r.grad is not None
+    return float(r.grad) * ratio  # ∂/∂ log π = r ∂/∂r
+
+
+# --- distributions ---------------------------------------------------------------------
+
+
+def test_seed_kl_against_torch() -> None:
+    ref = torch.distributions.kl_divergence(
+        Categorical(probs=t([0.7, 0.3])), Categorical(probs=t([0.5, 0.5]))
+    )
+    assert kl_divergence([0.7, 0.3], [0.5, 0.5]) == pytest.approx(float(ref), rel=1e-14)
+
+
+def torch_kl(p: object, q: object) -> float:
+    return float(
+        torch.distributions.kl_divergence(Categorical(probs=t(p)), Categorical(probs=t(q)))
+    )
+
+
+@settings(deadline=None)
+@given(prob_pairs(positive_q=True))
+def test_kl_matches_torch_categorical(pq: tuple[np.ndarray, np.ndarray]) -> None:
+    # q bounded away from 0: torch clamps probabilities to machine epsilon before taking
+    # logs, so for q_i < 2.2e-16 it is the approximate one (ours gives the exact value).
+    p, q = pq
+    assert kl_divergence(p, q) == pytest.approx(torch_kl(p, q), rel=1e-9, abs=1e-12)
+
+
+def test_kl_infinite_and_zero_mass_like_torch() -> None:
+    assert kl_divergence([0.5, 0.5], [1.0, 0.0]) == torch_kl([0.5, 0.5], [1.0, 0.0]) == math.inf
+    assert kl_divergence([1.0, 0.0], [0.5, 0.5]) == pytest.approx(
+        torch_kl([1.0, 0.0], [0.5, 0.5]), rel=1e-15
+    )
+
+
+@settings(deadline=None)
+@given(prob_vectors())
+def test_entropy_matches_torch_categorical(p: np.ndarray) -> None:
+    ref = float(Categorical(probs=t(p)).entropy())
+    assert entropy(p) == pytest.approx(ref, rel=1e-12, abs=1e-14)
+
+
+@settings(deadline=None)
+@given(logit_vectors(scale=100.0))
+def test_softmax_matches_torch(z: np.ndarray) -> None:
+    np.testing.assert_allclose(softmax(z), torch.softmax(t(z), -1).numpy(), rtol=1e-12, atol=1e-300)
+
+
+# --- PPO autograd ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ratio", "adv"),
+    [
+        (1.2, 2.0),
+        (0.8, -2.0),
+        (1.2, -2.0),
+        (0.8, 2.0),
+        (1.4, 2.0),
+        (1.4, -2.0),
+        (0.5, -2.0),
+        (1.0, 0.0),
+    ],
+)
+def test_clip_grad_agrees_with_autograd_including_the_kinks(ratio: float, adv: float) -> None:
+    # at r = 1 ± ε torch.clamp passes the gradient and torch.min splits the tie: r·A
+    assert ppo_clip_grad(ratio, adv, 0.2) == pytest.approx(
+        torch_ppo_grad(ratio, adv, 0.2), abs=1e-15
+    )
+
+
+@settings(deadline=None)
+@given(st.floats(0.0, 5.0), st.floats(-10.0, 10.0), st.floats(0.0, 0.9))
+def test_clip_grad_agrees_with_autograd_everywhere(ratio: float, adv: float, eps: float) -> None:
+    assert ppo_clip_grad(ratio, adv, eps) == pytest.approx(
+        torch_ppo_grad(ratio, adv, eps), rel=1e-12, abs=1e-12
+    )
+
+
+def test_batched_ppo_objective_and_grad_through_log_probs() -> None:
+    rng = np.random.default_rng(0)
+    logp_old = np.log(rng.uniform(0.05, 1.0, 1000))
+    logp_new = logp_old + rng.normal(0, 0.3, 1000)
+    adv = rng.normal(0, 1, 1000)
+    eps = 0.2
+    lp = t(logp_new).requires_grad_(True)
+    r = torch.exp(lp - t(logp_old))
+    obj = torch.min(r * t(adv), torch.clamp(r, 1 - eps, 1 + eps) * t(adv))
+    obj.sum().backward()
+    ratio = np.exp(logp_new - logp_old)
+    np.testing.assert_allclose(
+        ppo_clip_objective(ratio, adv, eps), obj.detach().numpy(), rtol=1e-14, atol=1e-15
+    )
+    np.testing.assert_allclose(
+        ppo_clip_grad(ratio, adv, eps), lp.grad.numpy(), rtol=1e-13, atol=1e-15
+    )
+
+
+# --- policy / KL autograd --------------------------------------------------------------
+
+
+@st.composite
+def bandit(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    k = draw(st.integers(1, 6))
+    z = draw(logit_vectors(k, scale=5.0))
+    r = np.array(draw(st.lists(st.floats(-5, 5), min_size=k, max_size=k)))
+    ref = draw(prob_vectors(k, positive=True))
+    return z, r, ref
+
+
+@settings(deadline=None)
+@given(bandit())
+def test_policy_gradient_matches_autograd(b: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    z, r, _ = b
+    zt = t(z).requires_grad_(True)
+    (torch.softmax(zt, -1) * t(r)).sum().backward()
+    np.testing.assert_allclose(policy_gradient(z, r), zt.grad.numpy(), rtol=1e-10, atol=1e-13)
+
+
+@settings(deadline=None)
+@given(bandit())
+def test_kl_grad_matches_autograd(b: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    z, _, ref = b
+    zt = t(z).requires_grad_(True)
+    kl = torch.distributions.kl_divergence(Categorical(logits=zt), Categorical(probs=t(ref)))
+    kl.backward()
+    np.testing.assert_allclose(kl_grad(z, ref), zt.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@settings(deadline=None)
+@given(bandit(), st.data())
+def test_reinforce_grad_matches_autograd_of_surrogate(
+    b: tuple[np.ndarray, np.ndarray, np.ndarray], data: st.DataObject
+) -> None:
+    z, r, _ = b
+    a = data.draw(st.integers(0, len(z) - 1))
+    for baseline in ("exact", "none"):
+        zt = t(z).requires_grad_(True)
+        logp = torch.log_softmax(zt, -1)
+        base = (logp.exp() * t(r)).sum().detach() if baseline == "exact" else 0.0
+        (logp[a] * (float(r[a]) - base)).backward()
+        np.testing.assert_allclose(
+            reinforce_grad(z, r, a, baseline=baseline), zt.grad.numpy(), rtol=1e-10, atol=1e-13
+        )
+
+
+@settings(deadline=None)
+@given(bandit(), st.floats(0.01, 2.0))
+def test_reinforce_step_matches_autograd_of_regularised_objective(
+    b: tuple[np.ndarray, np.ndarray, np.ndarray], beta: float
+) -> None:
+    z, r, ref = b
+    zt = t(z).requires_grad_(True)
+    pi = torch.softmax(zt, -1)
+    kl = torch.distributions.kl_divergence(Categorical(logits=zt), Categorical(probs=t(ref)))
+    ((pi * t(r)).sum() - beta * kl).backward()
+    expected = z + 0.1 * zt.grad.numpy()
+    np.testing.assert_allclose(
+        reinforce_step(z, r, ref, lr=0.1, beta=beta), expected, rtol=1e-10, atol=1e-12
+    )
