@@ -122,7 +122,8 @@ def test_logits_grad_matches_finite_differences() -> None:
     def objective(z: np.ndarray) -> np.ndarray:
         lp = policy.gather_actions(core.log_softmax(z), obs, act)
         ratio = np.exp(lp - lp_old)
-        return np.asarray(core.ppo_clip_objective(ratio, adv, 0.2)).mean(axis=1)
+        mean: np.ndarray = np.asarray(core.ppo_clip_objective(ratio, adv, 0.2)).mean(axis=1)
+        return mean
 
     ratio = np.exp(policy.gather_actions(core.log_softmax(logits), obs, act) - lp_old)
     g = core.ppo_clip_grad(ratio, adv, 0.2)
@@ -131,10 +132,9 @@ def test_logits_grad_matches_finite_differences() -> None:
     numeric = np.zeros_like(logits)
     for idx in np.ndindex(logits.shape[1:]):
         step = np.zeros_like(logits)
-        step[(slice(None), *idx)] = h
-        numeric[(slice(None), *idx)] = (objective(logits + step) - objective(logits - step)) / (
-            2 * h
-        )
+        where = (slice(None), idx[0], idx[1])
+        step[where] = h
+        numeric[where] = (objective(logits + step) - objective(logits - step)) / (2 * h)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-8)
 
 
