@@ -99,12 +99,7 @@ def _describe(kind: Any, expected: Any, value: Any, where: str) -> tuple[str, st
     if kind in ("minimum", "maximum"):
         bound = "at least" if kind == "minimum" else "at most"
         return "RLKL207", f"{where} must be {bound} {expected}, found {value!r}"
-    return "RLKL207", f"{where}: {error_text(kind, expected)}"
-
-
-def error_text(kind: Any, expected: Any) -> str:
-    """Fallback wording for a constraint without a dedicated message."""
-    return f"breaks the constraint {kind}={expected!r}"
+    return "RLKL207", f"{where} breaks the constraint {kind}={expected!r}"
 
 
 def _model_diagnostics(document: Document, error: ModelError) -> Iterator[Diagnostic]:

@@ -9,6 +9,7 @@ when it lies inside a folder asked for.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,23 +49,24 @@ class ValidationResult:
         }
 
 
-def _corpus_files(root: Path) -> list[Path]:
-    """``lesson.json`` files below ``root``, skipping sub-folders that hold their own catalog."""
+def _files_below(root: Path, name: str, *, stop_at_catalogs: bool = False) -> list[Path]:
+    """Files called ``name`` below ``root``, skipping hidden folders (``.git``, ``.venv``),
+    symlinked folders and, with ``stop_at_catalogs``, sub-folders holding their own catalog."""
     found: list[Path] = []
-    pending = [root]
-    while pending:
-        folder = pending.pop()
-        try:
-            entries = sorted(folder.iterdir())
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir() and not entry.is_symlink():
-                if not (entry / CATALOG_FILE).is_file():
-                    pending.append(entry)
-            elif entry.name == LESSON_FILE and entry.is_file():
-                found.append(entry)
+    for folder, subfolders, files in os.walk(root):
+        here = Path(folder)
+        subfolders[:] = sorted(
+            sub for sub in subfolders
+            if not sub.startswith(".") and not (here / sub).is_symlink()
+            and not (stop_at_catalogs and (here / sub / CATALOG_FILE).is_file()))
+        if name in files:
+            found.append(here / name)
     return sorted(found)
+
+
+def _corpus_files(root: Path) -> list[Path]:
+    """The lesson files of the corpus whose catalog lies in ``root``."""
+    return _files_below(root, LESSON_FILE, stop_at_catalogs=True)
 
 
 def discover(paths: Sequence[Path]) -> list[Path]:
@@ -73,7 +75,7 @@ def discover(paths: Sequence[Path]) -> list[Path]:
     found: set[Path] = set()
     for path in paths:
         if path.is_dir():
-            found.update(p for p in path.rglob(LESSON_FILE) if p.is_file())
+            found.update(_files_below(path, LESSON_FILE))
         elif path.name != CATALOG_FILE:
             found.add(path)
     return sorted(found)
@@ -92,7 +94,7 @@ def _requested_catalogs(paths: Sequence[Path]) -> set[Path]:
     found: set[Path] = set()
     for path in paths:
         if path.is_dir():
-            found.update(p.resolve() for p in path.rglob(CATALOG_FILE) if p.is_file())
+            found.update(p.resolve() for p in _files_below(path, CATALOG_FILE))
         elif path.name == CATALOG_FILE and path.exists():
             found.add(path.resolve())
     return found

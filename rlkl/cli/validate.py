@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -38,6 +39,6 @@ def validate(paths: tuple[Path, ...], fmt: Format) -> None:
         paths = (default,)
     result = validate_paths(list(paths))
     summary = result.summary()
-    color = fmt == "text" and sys.stdout.isatty()
+    color = fmt == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     click.echo(render(result.diagnostics, summary, fmt, color=color), nl=False, color=color)
     sys.exit(1 if summary["errors"] else 0)

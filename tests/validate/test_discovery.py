@@ -1,0 +1,74 @@
+"""Which files are lessons, which corpus a lesson belongs to, what gets reported."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rlkl.validate import discover, find_catalog, validate_paths
+
+from .helpers import seed
+
+
+def _lesson(folder: Path, lesson_id: str, prerequisites: list[str] | None = None) -> Path:
+    data = seed()
+    data.update(id=lesson_id, prerequisites=prerequisites or [], related=[])
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "lesson.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+def _catalog(folder: Path, *ids: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "catalog.json"
+    entries = [{"id": i, "title": i.title(), "status": "published"} for i in ids]
+    path.write_text(json.dumps({"lessons": entries}), encoding="utf-8")
+    return path
+
+
+def test_discovery_ignores_other_files_and_hidden_folders(tmp_path: Path) -> None:
+    one = _lesson(tmp_path / "one", "one")
+    (tmp_path / "one" / "claims.yaml").write_text("[]\n")
+    (tmp_path / "one" / "fixtures.json").write_text("{}\n")
+    _lesson(tmp_path / ".cache" / "two", "two")
+    loose = tmp_path / "loose.json"
+    loose.write_text("{}")
+    assert discover([tmp_path]) == [one]
+    assert discover([loose, tmp_path / "catalog.json"]) == [loose]
+
+
+def test_nearest_catalog_and_nested_corpora(tmp_path: Path) -> None:
+    outer = _catalog(tmp_path, "a")
+    a = _lesson(tmp_path / "a", "a")
+    inner = _catalog(tmp_path / "sub", "b")
+    b = _lesson(tmp_path / "sub" / "b", "b", prerequisites=["a"])
+    assert find_catalog(a) == outer.resolve()
+    assert find_catalog(b) == inner.resolve()
+    # "a" is not in the inner corpus, so b's prerequisite is unknown there
+    codes = [(Path(d.file).name, d.code) for d in validate_paths([b]).diagnostics]
+    assert codes == [("lesson.json", "RLKL303")]
+    # the outer corpus does not swallow the inner one (no duplicate ids, no missing entry)
+    assert [d.code for d in validate_paths([a]).diagnostics] == []
+
+
+def test_only_requested_files_are_reported(tmp_path: Path) -> None:
+    _catalog(tmp_path, "a", "b")
+    a = _lesson(tmp_path / "a", "a", prerequisites=["b"])
+    _lesson(tmp_path / "b", "b", prerequisites=["a"])
+    result = validate_paths([a])
+    assert {Path(d.file).parent.name for d in result.diagnostics} == {"a"}
+    assert result.summary() == {"files": 1, "lessons": 1, "errors": 1, "warnings": 0}
+    everything = validate_paths([tmp_path])
+    assert everything.summary() == {"files": 3, "lessons": 2, "errors": 2, "warnings": 0}
+    assert [f.lesson is not None for f in everything.files] == [True, True]
+
+
+def test_unloadable_lesson_has_no_document(tmp_path: Path) -> None:
+    broken = tmp_path / "broken" / "lesson.json"
+    broken.parent.mkdir()
+    broken.write_text("{", encoding="utf-8")
+    result = validate_paths([tmp_path])
+    [lesson_file] = result.files
+    assert lesson_file.document is None and lesson_file.lesson is None
+    assert [d.code for d in result.diagnostics] == ["RLKL105"]
