@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any, TypeVar
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-from jsonschema.exceptions import (  # type: ignore[import-untyped]
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
+from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
     ValidationError as SchemaError,
 )
 from pydantic import BaseModel
