@@ -22,7 +22,7 @@ from rlkl.loader import display_path, escape_token
 from rlkl.resources import load_schema
 
 FILENAME = "claims.yaml"
-_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(:list)?\}")
+_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(list|unit))?\}")
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,9 @@ class Template:
     where: Located
 
     @property
-    def slots(self) -> list[tuple[str, bool]]:
-        """(name, is_list) of each slot, in order (repeats included)."""
-        return [(m.group(1), bool(m.group(2))) for m in _SLOT.finditer(self.says)]
+    def slots(self) -> list[tuple[str, str]]:
+        """(name, kind) of each slot, in order (repeats included); kind is number/list/unit."""
+        return [(m.group(1), m.group(2) or "number") for m in _SLOT.finditer(self.says)]
 
 
 @dataclass(frozen=True)

@@ -63,10 +63,17 @@ class LessonClaims:
     rewrites: dict[tuple[str, int], float] = field(default_factory=dict)
 
 
-def _value(mentions: tuple[Mention, ...], is_list: bool) -> Any:
-    if is_list:
-        return np.array([m.number for m in mentions], dtype=np.float64)
-    return mentions[0].number
+def _value(slot: matching.SlotMatch) -> Any:
+    if slot.kind == "unit":
+        return slot.base
+    if slot.is_list:
+        return np.array([m.number for m in slot.mentions], dtype=np.float64)
+    return slot.mentions[0].number
+
+
+def _first(occurrence: matching.Occurrence) -> Mention:
+    """The first number of a matched sentence (where its sentence-level problems point)."""
+    return next(m for slot in occurrence.slots for m in slot.mentions)
 
 
 def _plain(value: Any) -> Any:
@@ -195,11 +202,16 @@ class _Lesson:
             found.extend(hits)
         if not template.pointers and not found:
             self.at_binding(at, "RLKL607", f"the sentence {template.says!r} is not in the lesson")
+        usable = []
         for occurrence in found:
-            for slot in occurrence.slots:
-                if not slot.mentions or (not slot.is_list and len(slot.mentions) != 1):
-                    self.at_binding(at, "RLKL607", f"slot {{{slot.name}}} did not match one number")
-        return [o for o in found if all(s.mentions for s in o.slots)]
+            bad = [s.name for s in occurrence.slots if s.kind != "unit" and (
+                not s.mentions or (s.kind == "number" and len(s.mentions) != 1))]
+            for name in bad:
+                self.at_binding(at, "RLKL607", f"slot {{{name}}} did not match one number "
+                                f"in {occurrence.pointer}")
+            if not bad:
+                usable.append(occurrence)
+        return usable
 
     def run(self) -> LessonClaims:
         claims = self.bindings.claims if self.bindings else []
@@ -228,13 +240,17 @@ class _Lesson:
                     if kind != "input":
                         continue
                     first = seen.setdefault(slot.name, slot.mentions)
-                    if [m.value for m in first] != [m.value for m in slot.mentions]:
+                    if slot.kind != "unit" and [m.value for m in first] != [m.value for m in slot.mentions]:
                         said = ", ".join(m.text for m in first)
                         self.at_mention(slot.mentions[0], "RLKL420",
                                         f"quantity {slot.name} is {said} at {first[0].pointer} but "
                                         f"{', '.join(m.text for m in slot.mentions)} here; "
                                         "a named quantity must agree everywhere in the lesson")
-                    self.env.setdefault(slot.name, _value(slot.mentions, slot.is_list))
+                    if slot.kind == "unit" and self.env.get(slot.name, slot.base) != slot.base:
+                        self.at_mention(_first(occurrence), "RLKL420",
+                                        f"unit {slot.name} is {slot.word} here but a different "
+                                        "unit elsewhere; a named quantity must agree everywhere")
+                    self.env.setdefault(slot.name, _value(slot))
 
     def compute_outputs(self, matched: list[tuple[Any, list[matching.Occurrence]]]) -> None:
         pending = {name: (source, at) for c, _ in matched for name, (source, at) in c.outputs.items()}
@@ -301,8 +317,8 @@ class _Lesson:
                                           negative=kind == "negative", quote=quote)
                         if kind == "output" and not ok:
                             self.out.rewrites[mention.key] = computed
-            if claim.holds and occurrence.slots:
-                anchor = occurrence.slots[0].mentions[0]
+            if claim.holds:
+                anchor = _first(occurrence)
                 for index, (source, at) in enumerate(claim.holds):
                     try:
                         result = bool(expr.evaluate(expr.parse(source), self.env))

@@ -22,7 +22,9 @@ from rlkl.claims.scanner import Mention
 
 _NUM = r"[+\-\u2212]?\d+(?:\.\d+)?(?:[eE][+\-\u2212]?\d+)?%?"
 _LIST = rf"\[\s*{_NUM}(?:\s*,\s*{_NUM})*\s*\]"
-_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(:list)?\}")
+_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(list|unit))?\}")
+_UNIT = r"nats?|bits?"
+UNIT_BASES = {"nat": math.e, "bit": 2.0}
 
 
 @parse.with_pattern(_NUM)
@@ -35,14 +37,29 @@ def _list(text: str) -> str:
     return text
 
 
+@parse.with_pattern(_UNIT)
+def _unit(text: str) -> str:
+    return text
+
+
 @dataclass(frozen=True)
 class SlotMatch:
     """One slot of one template occurrence: the mentions it covers."""
 
     name: str
-    is_list: bool
+    kind: str  # "number", "list" or "unit"
     pointer: str
     mentions: tuple[Mention, ...]
+    word: str  # the text matched (for a unit: "nats" or "bits")
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind == "list"
+
+    @property
+    def base(self) -> float:
+        """For a unit slot: the logarithm base it names (e for nats, 2 for bits)."""
+        return UNIT_BASES[self.word.rstrip("s")]
 
 
 @dataclass(frozen=True)
@@ -57,21 +74,21 @@ class Occurrence:
 
 
 @cache
-def _compile(says: str) -> tuple[parse.Parser, tuple[tuple[str, str, bool], ...]]:
+def _compile(says: str) -> tuple[parse.Parser, tuple[tuple[str, str, str], ...]]:
     """Compile a template; repeated slot names get internal aliases (``A``, ``A__2``)."""
     counts: dict[str, int] = {}
-    fields: list[tuple[str, str, bool]] = []
+    fields: list[tuple[str, str, str]] = []
 
     def rename(match: re.Match[str]) -> str:
-        name, is_list = match.group(1), bool(match.group(2))
+        name, kind = match.group(1), match.group(2) or "number"
         counts[name] = counts.get(name, 0) + 1
         alias = name if counts[name] == 1 else f"{name}__{counts[name]}"
-        fields.append((alias, name, is_list))
-        return "{" + alias + (":l}" if is_list else ":n}")
+        fields.append((alias, name, kind))
+        return "{" + alias + ":" + kind[0] + "}"
 
     escaped = _SLOT.sub(rename, says.replace("{{", "\0").replace("}}", "\1"))
     pattern = escaped.replace("\0", "{{").replace("\1", "}}")
-    parser = parse.compile(pattern, extra_types={"n": _number, "l": _list}, case_sensitive=True)
+    parser = parse.compile(pattern, extra_types={"n": _number, "l": _list, "u": _unit}, case_sensitive=True)
     return parser, tuple(fields)
 
 
@@ -83,10 +100,10 @@ def find(says: str, pointer: str, text: str, mentions: list[Mention]) -> list[Oc
         if result is None:
             continue
         slots = []
-        for alias, name, is_list in fields:
+        for alias, name, kind in fields:
             start, end = result.spans[alias]
             inside = tuple(m for m in mentions if start <= m.start and m.end <= end)
-            slots.append(SlotMatch(name, is_list, pointer, inside))
+            slots.append(SlotMatch(name, kind, pointer, inside, text[start:end].strip()))
         span_start = min(s for s, _ in result.spans.values())
         span_end = max(e for _, e in result.spans.values())
         # widen to the literal text around the slots
@@ -188,7 +205,7 @@ def core_calls(text: str, mentions: list[Mention]) -> Iterator[CoreCall]:
             tuple(m for m in mentions if p_span[0] <= m.start < p_span[1]),
             tuple(m for m in mentions if q_span[0] <= m.start < q_span[1]),
             result,
-            2.0 if unit == "bit" else math.e,
+            UNIT_BASES[unit],
             unit + "s",
             match.start(),
             match.end(),

@@ -1,0 +1,98 @@
+"""Correct edits are accepted; deliberate changes flow through regen (and --fix) cleanly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rlkl.claims.pipeline import regen_paths
+from tests.claims.helpers import SEED, Workspace, codes
+
+VERIFY = {"RLKL401", "RLKL402", "RLKL403", "RLKL404", "RLKL405", "RLKL406", "RLKL407",
+          "RLKL408", "RLKL410", "RLKL420", "RLKL607"}
+
+
+def _regen_then_clean(space: Workspace) -> None:
+    report, result = regen_paths([space.root / SEED])
+    assert [p.name for p in report.updated] == ["fixtures.json"]
+    assert result.summary()["errors"] == 0, result.diagnostics
+
+
+def test_shipped_seed_is_clean(tmp_path: Path) -> None:
+    result = Workspace.copy(tmp_path).check()
+    assert result.diagnostics == []
+    summary = result.summary()
+    assert summary["claims"] == summary["verified"] > 20
+    assert summary["exempt"] == 1
+
+
+def test_ascii_minus_is_accepted(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit("\u2212", "-", count=-1)
+    result = space.check()
+    assert not codes(result) & VERIFY, result.diagnostics
+    assert codes(result) == {"RLKL502"}  # the authored text changed: stale until regen
+    _regen_then_clean(space)
+
+
+def test_coarser_true_rounding_is_stale_then_clean(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit("0.082283 nats", "0.0823 nats", count=-1)
+    assert codes(space.check()) == {"RLKL502"}
+    _regen_then_clean(space)
+
+
+def test_unit_change_with_converted_value(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit("0.082283 nats", "0.118709 bits", count=-1)
+    assert codes(space.check()) == {"RLKL502"}
+    _regen_then_clean(space)
+
+
+def test_regen_fix_rewrites_only_dependent_numbers(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit("current probability 0.7", "current probability 0.8", count=-1)
+    before = space.read()
+    report, result = regen_paths([space.root / SEED], fix=True)
+    assert result.summary()["errors"] == 0, result.diagnostics
+    assert report.fixed == {space.path(): 10}
+    after = space.read()
+    expected = (before.replace("ratio is 1.4", "ratio is 1.6")
+                .replace("min(1.4×2,1.2×2)=2.4", "min(1.6×2,1.2×2)=2.4")
+                .replace("min(−2.8,−2.4)=−2.8", "min(−3.2,−2.4)=−3.2")
+                .replace("not the ratio 1.4", "not the ratio 1.6"))
+    assert after == expected  # the numbers and nothing else; the quiz keeps its own inputs
+    again, _ = regen_paths([space.root / SEED], fix=True)
+    assert again.fixed == {} and again.updated == [] and len(again.unchanged) == 1
+    assert space.read() == after
+
+
+def test_regen_is_idempotent_and_writes_only_changes(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path, SEED, "ppo-clipped-objective")
+    fixture = space.path(name="fixtures.json")
+    other = space.path("ppo-clipped-objective", "fixtures.json")
+    other_bytes = other.read_bytes() if other.exists() else None
+    stamp = fixture.stat().st_mtime_ns
+    report, _ = regen_paths([space.root / SEED])
+    assert report.updated == [] and report.removed == []
+    assert fixture.stat().st_mtime_ns == stamp
+    fixture.write_text(fixture.read_text(encoding="utf-8").replace("1.4", "9.9"), encoding="utf-8")
+    report, _ = regen_paths([space.root / SEED])
+    assert report.updated == [fixture]
+    first = fixture.read_bytes()
+    regen_paths([space.root / SEED])
+    assert fixture.read_bytes() == first
+    # a lesson that was not processed keeps its fixtures untouched
+    assert (other.read_bytes() if other.exists() else None) == other_bytes
+    assert not list(fixture.parent.glob(".*.tmp"))
+
+
+def test_regen_removes_fixture_of_deleted_lesson_only_under_its_paths(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    ghost = space.root / "ghost-lesson"
+    ghost.mkdir()
+    (ghost / "fixtures.json").write_text("{}", encoding="utf-8")
+    report, _ = regen_paths([space.root / SEED])
+    assert (ghost / "fixtures.json").exists()
+    report, _ = regen_paths([space.root])
+    assert report.removed == [ghost / "fixtures.json"]
+    assert not (ghost / "fixtures.json").exists()
