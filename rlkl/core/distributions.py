@@ -18,6 +18,8 @@ Conventions pinned here (see ``DESIGN.md``, "Conventions worth pinning"):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -108,6 +110,12 @@ def softmax(logits: ArrayLike, axis: int = -1) -> FloatArray:
     return result
 
 
+@overload
+def entropy(p: Sequence[float], *, base: float = ...) -> np.float64: ...
+@overload
+def entropy(p: ArrayLike, *, base: float = ...) -> FloatOrArray: ...
+
+
 def entropy(p: ArrayLike, *, base: float = math.e) -> FloatOrArray:
     r"""Shannon entropy of categorical distributions over the last axis.
 
@@ -134,6 +142,12 @@ def entropy(p: ArrayLike, *, base: float = math.e) -> FloatOrArray:
     h = -np.sum(terms, axis=-1) / lb
     # Rounding can give -0.0 or -1e-17 for a point mass; entropy is >= 0 exactly.
     return out(np.maximum(h, 0.0))
+
+
+@overload
+def kl_divergence(p: Sequence[float], q: Sequence[float], *, base: float = ...) -> np.float64: ...
+@overload
+def kl_divergence(p: ArrayLike, q: ArrayLike, *, base: float = ...) -> FloatOrArray: ...
 
 
 def kl_divergence(p: ArrayLike, q: ArrayLike, *, base: float = math.e) -> FloatOrArray:
@@ -180,14 +194,19 @@ def kl_divergence(p: ArrayLike, q: ArrayLike, *, base: float = math.e) -> FloatO
         )
     lb = log_base(base)
     pa, qa = np.broadcast_arrays(pa, qa)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         safe_q = np.where(qa > 0, qa, 1.0)
         safe_p = np.where(pa > 0, pa, 1.0)
-        terms = np.where(
-            pa > 0,
-            np.where(qa > 0, pa * (np.log(safe_p) - np.log(safe_q)), np.inf),
-            0.0,
+        # log(p/q) as scipy.special.rel_entr does (one rounding: the seed value is correctly
+        # rounded); log p − log q where p/q overflows or loses precision (subnormal q or p).
+        ratio = safe_p / safe_q
+        ratio_ok = np.isfinite(ratio) & (ratio >= np.finfo(np.float64).tiny)
+        log_ratio = np.where(
+            ratio_ok,
+            np.log(np.where(ratio_ok, ratio, 1.0)),
+            np.log(safe_p) - np.log(safe_q),
         )
+        terms = np.where(pa > 0, np.where(qa > 0, pa * log_ratio, np.inf), 0.0)
     kl = np.sum(terms, axis=-1) / lb
     # KL >= 0 exactly (Gibbs' inequality); rounding may give -1e-17 when p is close to q.
     return out(np.maximum(kl, 0.0))

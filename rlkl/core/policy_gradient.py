@@ -29,7 +29,8 @@ whenever rewards share a large common offset (|E_π r − c*| < |c*|).
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -189,6 +190,32 @@ def expected_reinforce_grad(
     pi, g_all = _all_estimates(logits, rewards, baseline)
     e: FloatArray = np.sum(pi[..., :, None] * g_all, axis=-2)
     return e
+
+
+@overload
+def reinforce_grad_variance(
+    logits: Sequence[float],
+    rewards: Sequence[float],
+    *,
+    baseline: Baseline,
+    per_component: Literal[False] = False,
+) -> np.float64: ...
+@overload
+def reinforce_grad_variance(
+    logits: ArrayLike,
+    rewards: ArrayLike,
+    *,
+    baseline: Baseline,
+    per_component: Literal[True],
+) -> FloatArray: ...
+@overload
+def reinforce_grad_variance(
+    logits: ArrayLike,
+    rewards: ArrayLike,
+    *,
+    baseline: Baseline,
+    per_component: bool = False,
+) -> FloatOrArray: ...
 
 
 def reinforce_grad_variance(

@@ -18,7 +18,7 @@ Conventions pinned here:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -46,6 +46,12 @@ ClipFractionDefinition = Literal["outside", "binding"]
 KLEstimator = Literal["k1", "k2", "k3"]
 
 
+@overload
+def ppo_ratio(logp_new: float, logp_old: float) -> np.float64: ...
+@overload
+def ppo_ratio(logp_new: ArrayLike, logp_old: ArrayLike) -> FloatOrArray: ...
+
+
 def ppo_ratio(logp_new: ArrayLike, logp_old: ArrayLike) -> FloatOrArray:
     r"""PPO probability ratio from log-probabilities.
 
@@ -67,6 +73,12 @@ def ppo_ratio(logp_new: ArrayLike, logp_old: ArrayLike) -> FloatOrArray:
     new = finite(logp_new, "logp_new")
     old = finite(logp_old, "logp_old")
     return out(np.exp(new - old))
+
+
+@overload
+def ppo_ratio_from_probs(p_new: float, p_old: float) -> np.float64: ...
+@overload
+def ppo_ratio_from_probs(p_new: ArrayLike, p_old: ArrayLike) -> FloatOrArray: ...
 
 
 def ppo_ratio_from_probs(p_new: ArrayLike, p_old: ArrayLike) -> FloatOrArray:
@@ -107,6 +119,14 @@ def _eps(epsilon: ArrayLike) -> FloatArray:
     return e
 
 
+@overload
+def ppo_clip_objective(ratio: float, advantage: float, epsilon: float) -> np.float64: ...
+@overload
+def ppo_clip_objective(
+    ratio: ArrayLike, advantage: ArrayLike, epsilon: ArrayLike
+) -> FloatOrArray: ...
+
+
 def ppo_clip_objective(ratio: ArrayLike, advantage: ArrayLike, epsilon: ArrayLike) -> FloatOrArray:
     r"""PPO clipped surrogate objective, per sample (to be maximised).
 
@@ -138,6 +158,12 @@ def ppo_clip_objective(ratio: ArrayLike, advantage: ArrayLike, epsilon: ArrayLik
 def _binding(r: FloatArray, a: FloatArray, e: FloatArray) -> NDArray[np.bool_]:
     mask: NDArray[np.bool_] = ((a > 0) & (r > 1.0 + e)) | ((a < 0) & (r < 1.0 - e))
     return mask
+
+
+@overload
+def ppo_clip_grad(ratio: float, advantage: float, epsilon: float) -> np.float64: ...
+@overload
+def ppo_clip_grad(ratio: ArrayLike, advantage: ArrayLike, epsilon: ArrayLike) -> FloatOrArray: ...
 
 
 def ppo_clip_grad(ratio: ArrayLike, advantage: ArrayLike, epsilon: ArrayLike) -> FloatOrArray:
@@ -176,6 +202,26 @@ def ppo_clip_grad(ratio: ArrayLike, advantage: ArrayLike, epsilon: ArrayLike) ->
     a = finite(advantage, "advantage")
     e = _eps(epsilon)
     return out(np.where(_binding(r, a, e), 0.0, r * a))
+
+
+@overload
+def clip_fraction(
+    ratio: ArrayLike,
+    advantage: ArrayLike,
+    epsilon: ArrayLike,
+    *,
+    definition: ClipFractionDefinition,
+    axis: None = None,
+) -> np.float64: ...
+@overload
+def clip_fraction(
+    ratio: ArrayLike,
+    advantage: ArrayLike,
+    epsilon: ArrayLike,
+    *,
+    definition: ClipFractionDefinition,
+    axis: int | tuple[int, ...],
+) -> FloatOrArray: ...
 
 
 def clip_fraction(
@@ -234,6 +280,14 @@ def clip_fraction(
     return out(np.mean(mask.astype(np.float64), axis=axis))
 
 
+@overload
+def approx_kl(logp_new: float, logp_old: float, *, estimator: KLEstimator) -> np.float64: ...
+@overload
+def approx_kl(
+    logp_new: ArrayLike, logp_old: ArrayLike, *, estimator: KLEstimator
+) -> FloatOrArray: ...
+
+
 def approx_kl(logp_new: ArrayLike, logp_old: ArrayLike, *, estimator: KLEstimator) -> FloatOrArray:
     r"""Per-sample estimates of KL(π_old‖π_new) from actions sampled from π_old.
 
@@ -272,6 +326,12 @@ def approx_kl(logp_new: ArrayLike, logp_old: ArrayLike, *, estimator: KLEstimato
         with np.errstate(over="ignore"):
             return out(np.maximum(np.expm1(log_r) - log_r, 0.0))
     raise ValueError(f"estimator must be 'k1', 'k2' or 'k3', got {estimator!r}")
+
+
+@overload
+def adaptive_kl_beta(beta: float, kl: float, kl_target: float) -> np.float64: ...
+@overload
+def adaptive_kl_beta(beta: ArrayLike, kl: ArrayLike, kl_target: ArrayLike) -> FloatOrArray: ...
 
 
 def adaptive_kl_beta(beta: ArrayLike, kl: ArrayLike, kl_target: ArrayLike) -> FloatOrArray:

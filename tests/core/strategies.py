@@ -16,10 +16,11 @@ def prob_vectors(
     """A probability vector (float64, sums to 1 within 1e-15), optionally strictly positive."""
     n = k if k is not None else draw(st.integers(min_k, max_k))
     lo = 1e-3 if positive else 0.0
-    w = draw(arrays(np.float64, n, elements=st.floats(lo, 1.0)))
+    w: np.ndarray = draw(arrays(np.float64, n, elements=st.floats(lo, 1.0)))
     if w.sum() == 0:
         w[0] = 1.0
-    return w / w.sum()
+    p: np.ndarray = w / w.sum()
+    return p
 
 
 @st.composite

@@ -82,7 +82,15 @@ def test_validation() -> None:
         gae([1.0], [0.0], [np.nan], [0], [0], gamma=0.9, lam=0.9)
 
 
-def _reference(r, v, nv, term, trunc, gamma, lam):  # type: ignore[no-untyped-def]
+def _reference(
+    r: list[float],
+    v: list[float],
+    nv: list[float],
+    term: list[bool],
+    trunc: list[bool],
+    gamma: float,
+    lam: float,
+) -> np.ndarray:
     """Forward sum A_t = Σ_l (γλ)^l δ_{t+l}, stopping after the step that ends the episode."""
     t_len = len(r)
     delta = [r[t] + (0.0 if term[t] else gamma * nv[t]) - v[t] for t in range(t_len)]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -28,10 +29,9 @@ torch = pytest.importorskip("torch", reason="torch is not installed")
 Categorical = torch.distributions.Categorical
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
-settings.register_profile("torch", deadline=None)
 
 
-def t(x: object) -> torch.Tensor:
+def t(x: object) -> Any:
     return torch.as_tensor(np.asarray(x, dtype=np.float64))
 
 

@@ -118,7 +118,7 @@ def test_kl_batch_broadcast() -> None:
     kl = kl_divergence(p, q)
     assert isinstance(kl, np.ndarray) and kl.shape == (2,)
     np.testing.assert_allclose(kl, [0.08228287850505178, 0.0], rtol=1e-15, atol=0)
-    kl_inf = kl_divergence([[0.5, 0.5], [1.0, 0.0]], [1.0, 0.0])
+    kl_inf = np.asarray(kl_divergence([[0.5, 0.5], [1.0, 0.0]], [1.0, 0.0]))
     assert kl_inf[0] == math.inf and kl_inf[1] == 0.0
 
 
@@ -197,3 +197,22 @@ def test_kl_base_2_is_nats_over_ln2(pq: tuple[np.ndarray, np.ndarray]) -> None:
     assert kl_divergence(p, q, base=2) == pytest.approx(
         kl_divergence(p, q) / math.log(2), rel=1e-14, abs=1e-300
     )
+
+
+def test_kl_with_subnormal_q_is_finite_and_exact() -> None:
+    # p/q overflows float64 here; the result is still -log(q) = 744.44..., not inf or NaN
+    tiny = 5e-324
+    kl = kl_divergence([1.0, 0.0], [tiny, 1.0 - tiny])
+    assert kl == pytest.approx(-math.log(tiny), rel=1e-15)
+
+
+def test_kl_seed_value_is_correctly_rounded() -> None:
+    # 0.7 ln 1.4 + 0.3 ln 0.6 = 0.0822828785050517816… (50-digit reference)
+    assert kl_divergence([0.7, 0.3], [0.5, 0.5]) == 0.08228287850505178
+
+
+def test_entropy_validation_names_p() -> None:
+    with pytest.raises(ValueError, match=r"^p "):
+        entropy([0.5, 0.6])
+    with pytest.raises(ValueError, match="base"):
+        entropy([0.5, 0.5], base=1.0)

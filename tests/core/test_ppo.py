@@ -176,7 +176,7 @@ def test_clip_fraction_axis() -> None:
 
 def test_clip_fraction_rejects_unknown_definition() -> None:
     with pytest.raises(ValueError, match="definition"):
-        clip_fraction(1.0, 1.0, 0.2, definition="sb3")  # type: ignore[arg-type]
+        clip_fraction(1.0, 1.0, 0.2, definition="sb3")  # type: ignore[call-overload]
 
 
 @given(st.lists(st.tuples(RATIOS, ADVS), min_size=1, max_size=20), EPSS)
@@ -196,7 +196,7 @@ def test_approx_kl_hand_cases() -> None:
     assert approx_kl(lr, 0.0, estimator="k2") == pytest.approx(0.5 * lr * lr, abs=TOL)
     assert approx_kl(lr, 0.0, estimator="k3") == pytest.approx(0.4 - lr, abs=1e-15)
     with pytest.raises(ValueError, match="estimator"):
-        approx_kl(0.0, 0.0, estimator="k4")  # type: ignore[arg-type]
+        approx_kl(0.0, 0.0, estimator="k4")  # type: ignore[call-overload]
 
 
 @given(st.floats(-30.0, 30.0), st.floats(-30.0, 30.0))
