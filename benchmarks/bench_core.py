@@ -78,7 +78,8 @@ def numpy_cases(
 
     def k3() -> np.ndarray:
         log_r = lnew - lold
-        return np.maximum(np.expm1(log_r) - log_r, 0.0)
+        k3_values: np.ndarray = np.maximum(np.expm1(log_r) - log_r, 0.0)
+        return k3_values
 
     return {
         "ppo_ratio": lambda: np.exp(lnew - lold),
