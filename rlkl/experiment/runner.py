@@ -28,6 +28,7 @@ from rlkl import core
 from rlkl.experiment import policy
 from rlkl.experiment.arms import ARMS, ArmName, kl_penalty_logits_grad, surrogate_dlogp
 from rlkl.experiment.envs import Bandit, Chain, Env
+from rlkl.experiment.rollout import Cursor, advantages, collect_rollout
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -223,9 +224,7 @@ def _run_arm(
     logits = policy.init_logits(n_seeds, n_states, n_actions)
     values_table = np.zeros((n_seeds, n_states))
     beta = np.full(n_seeds, config.kl_beta_init, dtype=np.float64)
-    obs = env.reset((n_seeds, e_envs))
-    elapsed = np.zeros((n_seeds, e_envs), dtype=np.int64)
-    ep_return = np.zeros((n_seeds, e_envs))
+    cursor = Cursor.start(env, n_seeds, e_envs)
 
     out = {m: np.full((n_seeds, config.n_updates), np.nan) for m in METRICS}
     budget = {
@@ -246,41 +245,12 @@ def _run_arm(
             _draw_normal(gens, (env.horizon, config.n_eval_episodes)) if env.uses_noise else None
         )
 
-        # --- rollout with the frozen π_old ------------------------------------------------
+        # --- rollout with the frozen π_old, then advantages (GAE) and the critic ----------
         probs_old = core.softmax(logits)
-        logp_table_old = core.log_softmax(logits)
-        shape = (n_seeds, e_envs, t_steps)
-        r_obs = np.empty(shape, dtype=np.int64)
-        r_act = np.empty(shape, dtype=np.int64)
-        r_next = np.empty(shape, dtype=np.int64)
-        r_logp = np.empty(shape)
-        r_rew = np.empty(shape)
-        r_term = np.empty(shape, dtype=np.bool_)
-        r_trunc = np.empty(shape, dtype=np.bool_)
-        finished_sum = np.zeros(n_seeds)
-        finished_n = np.zeros(n_seeds)
-        for t in range(t_steps):
-            p = policy.gather_states(probs_old, obs)
-            act = policy.sample_actions(p, u_act[:, t])
-            tr = env.step(obs, elapsed, act, None if noise is None else noise[:, t])
-            r_obs[..., t], r_act[..., t], r_next[..., t] = obs, act, tr.next_obs
-            r_logp[..., t] = policy.gather_actions(logp_table_old, obs, act)
-            r_rew[..., t], r_term[..., t], r_trunc[..., t] = tr.reward, tr.terminated, tr.truncated
-            ep_return += tr.reward
-            done = tr.terminated | tr.truncated
-            finished_sum += np.where(done, ep_return, 0.0).sum(axis=1)
-            finished_n += done.sum(axis=1)
-            ep_return = np.where(done, 0.0, ep_return)
-            obs = np.where(done, env.reset(obs.shape), tr.next_obs)
-            elapsed = np.where(done, 0, elapsed + 1)
+        ro, cursor = collect_rollout(env, logits, cursor, u_act, noise)
         budget["env_steps"] += batch
-
-        # --- advantages (GAE) and the critic -------------------------------------------------
-        v = values_table[seeds_col[..., None], r_obs]
-        v_next = values_table[seeds_col[..., None], r_next]
-        adv, ret = core.gae(
-            r_rew, v, v_next, r_term, r_trunc, gamma=config.gamma, lam=config.gae_lambda
-        )
+        adv, ret = advantages(ro, values_table, gamma=config.gamma, lam=config.gae_lambda)
+        r_obs, r_act, r_logp, r_rew = ro.obs, ro.action, ro.logp_old, ro.reward
         b_obs = r_obs.reshape(n_seeds, batch)
         b_act = r_act.reshape(n_seeds, batch)
         b_logp_old = r_logp.reshape(n_seeds, batch)
@@ -330,7 +300,10 @@ def _run_arm(
         ent_state = np.asarray(core.entropy(probs_new), dtype=np.float64)
         out["train_reward"][:, u] = r_rew.mean(axis=(1, 2))
         out["train_return"][:, u] = np.divide(
-            finished_sum, finished_n, out=np.full(n_seeds, np.nan), where=finished_n > 0
+            ro.finished_return_sum,
+            ro.finished_count,
+            out=np.full(n_seeds, np.nan),
+            where=ro.finished_count > 0,
         )
         out["entropy"][:, u] = (ent_state * counts).sum(axis=1) / batch
         out["kl_k1"][:, u] = np.mean(core.approx_kl(lp_new, b_logp_old, estimator="k1"), axis=1)
