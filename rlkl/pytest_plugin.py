@@ -150,5 +150,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         report, _ = regen_paths(lessons)
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
+            reporter.write("\n")
             reporter.write_line(f"rlkl: {len(report.updated)} fixtures updated, "
                                 f"{len(report.unchanged)} unchanged, {len(report.removed)} removed")

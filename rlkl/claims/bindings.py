@@ -17,6 +17,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from rlkl.claims import expr
+from rlkl.claims.scanner import scan
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import display_path, escape_token
 from rlkl.resources import load_schema
@@ -141,8 +142,8 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
     errors: list[Diagnostic] = []
     templates = [c.template for c in b.claims] + [e.template for e in b.exemptions]
     for template in templates:
-        literal = _SLOT.sub("", template.says)
-        if re.search(r"\d", literal):
+        literal = _SLOT.sub(" ", template.says)
+        if scan("", literal):
             errors.append(b.diagnostic(template.where, "RLKL602",
                           f"the sentence {template.says!r} has a digit outside a {{slot}}; "
                           "write every number as a slot so that it is read and checked"))
@@ -154,6 +155,9 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
                           f"claim id {claim.id!r} is used twice (first at line {seen[claim.id].line})"))
         seen[claim.id] = claim.where
         slot_names = {name for name, _ in claim.template.slots}
+        for name in sorted(slot_names & (set(expr.FUNCTIONS) | set(expr.CONSTANTS))):
+            errors.append(b.diagnostic(claim.template.where, "RLKL610",
+                          f"slot {{{name}}} has the name of a function or constant; rename it"))
         for name, (_, at) in (claim.outputs | claim.negatives).items():
             if name not in slot_names:
                 errors.append(b.diagnostic(at, "RLKL604",

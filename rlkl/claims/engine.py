@@ -103,7 +103,8 @@ def _fmt_inputs(inputs: dict[str, Any]) -> str:
 class _Lesson:
     """Working state for one lesson (private; :func:`extract` is the entry point)."""
 
-    def __init__(self, document: Document, bindings: Bindings | None) -> None:
+    def __init__(self, document: Document, bindings: Bindings | None, coverage: bool) -> None:
+        self.want_coverage = coverage
         self.document = document
         self.bindings = bindings
         data = document.data if isinstance(document.data, dict) else {}
@@ -224,7 +225,9 @@ class _Lesson:
         self.check_core_calls()
         self.check_quiz()
         self.apply_exemptions()
-        self.coverage()
+        if self.want_coverage:
+            self.coverage()
+        self.out.diagnostics = list(dict.fromkeys(self.out.diagnostics))  # one report per fact
         return self.out
 
     def resolve_inputs(self, matched: list[tuple[Any, list[matching.Occurrence]]]) -> None:
@@ -302,10 +305,11 @@ class _Lesson:
                                         f"cannot compute {source}: {exc}")
                         continue
                     values = np.atleast_1d(np.asarray(value, dtype=np.float64))
-                    if slot.is_list and len(values) != len(slot.mentions):
+                    expected = len(slot.mentions) if slot.is_list else 1
+                    if values.ndim != 1 or len(values) != expected:
                         self.at_mention(slot.mentions[0], "RLKL401",
-                                        f'claim "{quote}": {slot.name} has {len(slot.mentions)} '
-                                        f"numbers but {source} computes {len(values)}")
+                                        f'claim "{quote}": {slot.name} has {expected} '
+                                        f"number(s) but {source} computes {values.size}")
                         continue
                     for index, mention in enumerate(slot.mentions):
                         label = slot.name + (f"[{index}]" if slot.is_list else "")
@@ -409,8 +413,12 @@ class _Lesson:
                 self.compare("distractor", mention, f"quiz.distractor.{index}", f"answer = {source}",
                              inputs, answer, negative=True)
                 if index in quiz.distractors:
-                    mistake, _ = quiz.distractors[index]
-                    value = float(expr.evaluate(expr.parse(mistake), self.env))
+                    mistake, where = quiz.distractors[index]
+                    try:
+                        value = float(expr.evaluate(expr.parse(mistake), self.env))
+                    except (expr.ExprError, TypeError) as exc:
+                        self.at_binding(where, "RLKL421", f"cannot compute {mistake}: {exc}")
+                        continue
                     self.compare("distractor", mention, f"quiz.mistake.{index}", mistake,
                                  self.inputs_of(mistake), value)
         explanation = self.by_pointer.get("/check/explanation", [])
@@ -462,7 +470,11 @@ _CODES = {
 }
 
 
-def extract(document: Document, bindings: Bindings | None) -> LessonClaims:
-    """All claims of one loaded lesson, checked; diagnostics for everything that fails."""
-    return _Lesson(document, bindings).run()
+def extract(document: Document, bindings: Bindings | None, *, coverage: bool = True) -> LessonClaims:
+    """All claims of one loaded lesson, checked; diagnostics for everything that fails.
+
+    ``coverage=False`` skips the unaccounted-number errors (used when the bindings file
+    itself is broken: its own diagnostics say what to fix first).
+    """
+    return _Lesson(document, bindings, coverage).run()
 

@@ -99,6 +99,7 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = {
     "kl_grad": core.kl_grad, "reinforce_step": core.reinforce_step,
     "expected_reinforce_grad": core.expected_reinforce_grad,
     "reinforce_grad_variance": core.reinforce_grad_variance,
+    "kl_regularized_policy": core.kl_regularized_policy,
     "clip_boundary": clip_boundary, "sampled_approx_kl": sampled_approx_kl,
     "sampled_counts": sampled_counts,
 }

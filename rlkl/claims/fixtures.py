@@ -11,6 +11,7 @@ differs (or a different core version) is *drift*.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -95,12 +96,11 @@ def compare(claims: LessonClaims, lesson: Document, committed: Document | None,
         recorded = previous[1]
         if not entry["verified"]:
             continue  # the failing claim is the message; freshness follows from fixing it
-        stable = {k: v for k, v in entry.items() if k not in _VOLATILE}
-        if {k: recorded.get(k) for k in stable} != stable:
-            changed = ", ".join(k for k in stable if recorded.get(k) != stable[k])
-            at(entry["id"], "RLKL502",
-               f"stale fixtures: claim {entry['id']} changed ({changed}); run `rlkl regen`")
-        elif recorded.get("computed") != entry["computed"]:
+        changed = [k for k in entry if k not in _VOLATILE and recorded.get(k) != entry[k]]
+        if changed:
+            at(entry["id"], "RLKL502", f"stale fixtures: claim {entry['id']} changed "
+                                       f"({', '.join(changed)}); run `rlkl regen`")
+        elif not same_value(recorded.get("computed"), entry["computed"]):
             at(entry["id"], "RLKL504",
                f"drift: the core now computes {entry['computed']} for {entry['id']}, the fixture "
                f"recorded {recorded.get('computed')}; review, then run `rlkl regen`")
@@ -115,11 +115,33 @@ def compare(claims: LessonClaims, lesson: Document, committed: Document | None,
                                              f"drift: fixtures were computed by core "
                                              f"{committed.data.get('core')}, this is {fresh['core']}; "
                                              "run `rlkl regen`"))
-    if not problems and committed.text != dumps(fresh):
-        problems.append(committed.diagnostic("", "RLKL502",
-                                             "stale fixtures: exemptions or formatting differ from "
-                                             "what regen writes; run `rlkl regen`"))
+    if committed.data.get("exempt") != fresh["exempt"]:
+        problems.append(committed.diagnostic("/exempt", "RLKL502",
+                                             "stale fixtures: the exempt numbers changed; "
+                                             "run `rlkl regen`"))
     return problems
+
+
+def same_value(recorded: Any, computed: Any) -> bool:
+    """Equal up to float noise: relative 1e-12 (libm and SIMD differ in the last bits)."""
+    if isinstance(recorded, list) and isinstance(computed, list):
+        return len(recorded) == len(computed) and all(map(same_value, recorded, computed))
+    if isinstance(recorded, bool) or isinstance(computed, bool):
+        return recorded is computed
+    if isinstance(recorded, (int, float)) and isinstance(computed, (int, float)):
+        return math.isclose(recorded, computed, rel_tol=1e-12, abs_tol=1e-15)
+    return bool(recorded == computed)
+
+
+def equivalent(committed: dict[str, Any], fresh: dict[str, Any]) -> bool:
+    """Whether a committed fixture already says what ``fresh`` says (computed up to noise)."""
+    if {k: v for k, v in committed.items() if k != "claims"} != \
+            {k: v for k, v in fresh.items() if k != "claims"}:
+        return False
+    old, new = committed.get("claims", []), fresh["claims"]
+    return len(old) == len(new) and all(
+        {k: v for k, v in a.items() if k != "computed"} == {k: v for k, v in b.items() if k != "computed"}
+        and same_value(a.get("computed"), b["computed"]) for a, b in zip(old, new))
 
 
 def path_for(lesson_path: Path) -> Path:
