@@ -33,10 +33,23 @@ def as_float(x: ArrayLike, name: str) -> FloatArray:
     return arr
 
 
+def has_nan(arr: FloatArray) -> bool:
+    """Whether ``arr`` contains NaN, without allocating a mask in the common case.
+
+    A sum is NaN iff some entry is NaN or +inf and -inf both occur; only then is the exact
+    (allocating) test run.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.sum(arr)
+    if not np.isnan(total):
+        return False
+    return bool(np.isnan(arr).any())
+
+
 def finite(x: ArrayLike, name: str) -> FloatArray:
     """Float64 array that must contain no NaN (infinities allowed)."""
     arr = as_float(x, name)
-    if np.isnan(arr).any():
+    if has_nan(arr):
         raise ValueError(f"{name} contains NaN")
     return arr
 
@@ -60,7 +73,7 @@ def probabilities(x: ArrayLike, name: str, *, atol: float = PROB_SUM_ATOL) -> Fl
     arr = as_float(x, name)
     if arr.ndim == 0 or arr.shape[-1] == 0:
         raise ValueError(f"{name} must be a probability vector (at least one category)")
-    if np.isnan(arr).any():
+    if has_nan(arr):
         raise ValueError(f"{name} contains NaN")
     if np.isinf(arr).any():
         raise ValueError(f"{name} contains an infinite entry")

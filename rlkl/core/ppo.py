@@ -18,6 +18,7 @@ Conventions pinned here:
 
 from __future__ import annotations
 
+import math
 from typing import Literal, overload
 
 import numpy as np
@@ -72,7 +73,9 @@ def ppo_ratio(logp_new: ArrayLike, logp_old: ArrayLike) -> FloatOrArray:
     """
     new = finite(logp_new, "logp_new")
     old = finite(logp_old, "logp_old")
-    return out(np.exp(new - old))
+    # Overflow is a value, not a warning: the ratio is +inf (or 0) beyond float64's range.
+    with np.errstate(over="ignore"):
+        return out(np.exp(new - old))
 
 
 @overload
@@ -201,7 +204,9 @@ def ppo_clip_grad(ratio: ArrayLike, advantage: ArrayLike, epsilon: ArrayLike) ->
     r = finite(ratio, "ratio")
     a = finite(advantage, "advantage")
     e = _eps(epsilon)
-    return out(np.where(_binding(r, a, e), 0.0, r * a))
+    g = np.asarray(r * a, dtype=np.float64)
+    np.copyto(g, 0.0, where=_binding(r, a, e))
+    return out(g)
 
 
 @overload
@@ -268,8 +273,10 @@ def clip_fraction(
     r = finite(ratio, "ratio")
     a = finite(advantage, "advantage")
     e = _eps(epsilon)
-    r, a, e = np.broadcast_arrays(r, a, e)
-    if r.size == 0:
+    # Broadcast the shapes only: ε is usually a scalar and must not be expanded.
+    shape = np.broadcast_shapes(r.shape, a.shape, e.shape)
+    size = math.prod(shape)
+    if size == 0:
         raise ValueError("ratio must contain at least one sample")
     if definition == "outside":
         mask = (r < 1.0 - e) | (r > 1.0 + e)
@@ -277,7 +284,11 @@ def clip_fraction(
         mask = _binding(r, a, e)
     else:
         raise ValueError(f"definition must be 'outside' or 'binding', got {definition!r}")
-    return out(np.mean(mask.astype(np.float64), axis=axis))
+    if axis is None:
+        # count of True in the (possibly smaller) mask, weighted by its broadcast multiplicity
+        return out(np.count_nonzero(mask) * (size // mask.size) / size)
+    full = np.broadcast_to(mask, shape)
+    return out(np.mean(full, axis=axis, dtype=np.float64))
 
 
 @overload

@@ -247,3 +247,16 @@ def test_adaptive_beta_vectorised_and_validated() -> None:
         adaptive_kl_beta(1.0, 0.01, 0.0)
     with pytest.raises(ValueError, match=r"^beta"):
         adaptive_kl_beta(-1.0, 0.01, 0.01)
+
+
+def test_nan_detection_with_overflowing_sums_and_mixed_infinities() -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(
+            ppo_ratio([1e308, 1e308, -1e308, -1e308], 1e308), [1.0, 1.0, 0.0, 0.0]
+        )
+        np.testing.assert_array_equal(ppo_ratio([np.inf, -np.inf], 0.0), [np.inf, 0.0])
+    with pytest.raises(ValueError, match=r"^ratio contains NaN"):
+        ppo_clip_objective([np.inf, -np.inf, np.nan], 1.0, 0.2)
