@@ -8,7 +8,7 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 * ``RLKL3xx`` — corpus rules (ids, references, catalog).
 * ``RLKL4xx`` — numeric claims (coverage, verification).
 * ``RLKL5xx`` — fixtures (missing, stale, orphaned, drift).
-* ``RLKL6xx`` — authored claim bindings.
+* ``RLKL6xx`` — authored claim bindings (``claims.yaml``).
 """
 
 from __future__ import annotations
@@ -86,6 +86,36 @@ CODES: dict[str, str] = {
     "RLKL307": "lesson is not listed in the catalog",
     "RLKL308": "duplicate id in the catalog",
     "RLKL309": "catalog says planned but the lesson file exists",
+    # RLKL4xx: numeric claims in the prose.
+    "RLKL401": "a computed number (binding output) does not hold at its written precision",
+    "RLKL402": "a KL or entropy of literal distributions does not hold (or is infinite)",
+    "RLKL403": "literal arithmetic (left side = number) does not hold",
+    "RLKL404": "a negative claim is false: the number equals what it says it is not",
+    "RLKL405": "a binding's condition (holds) is false",
+    "RLKL406": "the quiz key (keyed option or explanation) is not the computed answer",
+    "RLKL407": "a distractor equals the answer, or not the mistake it encodes",
+    "RLKL408": "the misconception's value is the answer or no distractor's value",
+    "RLKL410": "a number in the prose is neither checked nor exempt",
+    "RLKL411": "a number is both exempt and checked",
+    "RLKL420": "a named quantity has different values in different places",
+    "RLKL421": "an expression cannot be computed",
+    # RLKL5xx: fixtures.
+    "RLKL501": "the lesson has claims but no fixtures file",
+    "RLKL502": "stale fixtures: the prose or a claim changed since regen",
+    "RLKL503": "orphaned fixture: the claim is no longer in the lesson",
+    "RLKL504": "drift: the core now computes a different value (or is another version)",
+    "RLKL505": "fixtures file does not match its schema",
+    # RLKL6xx: authored claim bindings (claims.yaml).
+    "RLKL601": "bindings file is not valid YAML or does not match its schema",
+    "RLKL602": "a sentence template has a number outside a {slot}",
+    "RLKL603": "two claims share one id",
+    "RLKL604": "where/not names something that is not a slot of the sentence",
+    "RLKL605": "a quantity is computed by two claims",
+    "RLKL606": "an expression is not valid or uses something not allowed",
+    "RLKL607": "a sentence template is not found in the lesson (or a slot is not a number)",
+    "RLKL608": "an expression uses an unknown quantity, or quantities depend on each other",
+    "RLKL609": "bindings name a different lesson",
+    "RLKL610": "a slot has the name of a function or constant",
 }
 
 

@@ -31,8 +31,12 @@ LESSON = "lesson.json"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rlkl", "rlkl lesson claims")
-    group.addoption("--rlkl-update", action="store_true", default=False,
-                    help="after the run, rewrite the claim fixtures (same as `rlkl regen`).")
+    group.addoption(
+        "--rlkl-update",
+        action="store_true",
+        default=False,
+        help="after the run, rewrite the claim fixtures (same as `rlkl regen`).",
+    )
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -86,28 +90,37 @@ class ClaimItem(pytest.Item):
         verdicts = {v.id: v for run in result.lessons for v in run.claims.verdicts}
         verdict = verdicts.get(self.name)
         if verdict is None:
-            raise ClaimFailure(f"claim {self.name} is no longer in the lesson (orphaned fixture); "
-                               "run `rlkl regen` or `pytest --rlkl-update`")
+            raise ClaimFailure(
+                f"claim {self.name} is no longer in the lesson (orphaned fixture); "
+                "run `rlkl regen` or `pytest --rlkl-update`"
+            )
         problems = []
         if not verdict.ok:
             problems.append(
-                f'prose says {verdict.mention.text} ({describe(verdict.mention.decimals)}) '
+                f"prose says {verdict.mention.text} ({describe(verdict.mention.decimals)}) "
                 f'in "{verdict.quote}" at {verdict.mention.pointer}\n'
                 f"expected (computed): {verdict.expression} -> {verdict.computed}\n"
-                f"inputs: {verdict.inputs}\n{verdict.reason}")
+                f"inputs: {verdict.inputs}\n{verdict.reason}"
+            )
         recorded = self.entry
         if recorded.get("computed") != verdict.computed:
-            problems.append(f"drift: fixture recorded {recorded.get('computed')}, core now "
-                            f"computes {verdict.computed}")
-        if recorded.get("authored") != verdict.mention.text or recorded.get("quote") != verdict.quote:
-            problems.append(f"stale fixture: recorded {recorded.get('authored')!r} in "
-                            f"{recorded.get('quote')!r}, the lesson now says {verdict.mention.text!r} "
-                            f"in {verdict.quote!r}")
+            problems.append(
+                f"drift: fixture recorded {recorded.get('computed')}, core now "
+                f"computes {verdict.computed}"
+            )
+        if (
+            recorded.get("authored") != verdict.mention.text
+            or recorded.get("quote") != verdict.quote
+        ):
+            problems.append(
+                f"stale fixture: recorded {recorded.get('authored')!r} in "
+                f"{recorded.get('quote')!r}, the lesson now says {verdict.mention.text!r} "
+                f"in {verdict.quote!r}"
+            )
         if problems:
             raise ClaimFailure("\n".join(problems))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ClaimFailure):
             return str(excinfo.value)
         return str(super().repr_failure(excinfo))
@@ -128,12 +141,16 @@ class LessonItem(ClaimItem):
         ids = {item.name for item in parent.collect() if not isinstance(item, LessonItem)}
         covered = _claim_locations(parent.result, ids)
         own: list[Diagnostic] = [
-            d for d in parent.result.diagnostics
+            d
+            for d in parent.result.diagnostics
             if d.severity is Severity.ERROR and (d.file, d.line, d.column) not in covered
         ]
         if own:
-            raise ClaimFailure("\n".join(f"{d.file}:{d.line}:{d.column} {d.pointer} {d.code} "
-                                         f"{d.message}" for d in own))
+            raise ClaimFailure(
+                "\n".join(
+                    f"{d.file}:{d.line}:{d.column} {d.pointer} {d.code} {d.message}" for d in own
+                )
+            )
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, "lesson checks"
@@ -144,12 +161,20 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not config.getoption("rlkl_update") or hasattr(config, "workerinput"):
         return
     roots = [Path(arg.split("::")[0]) for arg in config.args] or [config.rootpath]
-    lessons = sorted({p.parent for root in roots if root.exists()
-                      for p in ([root] if root.name == LESSON else root.rglob(LESSON))})
+    lessons = sorted(
+        {
+            p.parent
+            for root in roots
+            if root.exists()
+            for p in ([root] if root.name == LESSON else root.rglob(LESSON))
+        }
+    )
     if lessons:
         report, _ = regen_paths(lessons)
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
             reporter.write("\n")
-            reporter.write_line(f"rlkl: {len(report.updated)} fixtures updated, "
-                                f"{len(report.unchanged)} unchanged, {len(report.removed)} removed")
+            reporter.write_line(
+                f"rlkl: {len(report.updated)} fixtures updated, "
+                f"{len(report.unchanged)} unchanged, {len(report.removed)} removed"
+            )

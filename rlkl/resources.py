@@ -11,7 +11,7 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def schema_dir() -> Path:
-    """The folder holding ``*.schema.json``: ``rlkl/_schema`` in a wheel, ``schema/`` in a checkout."""
+    """The folder of ``*.schema.json``: ``rlkl/_schema`` in a wheel, ``schema/`` in a checkout."""
     bundled = _PACKAGE_DIR / "_schema"
     return bundled if bundled.is_dir() else _PACKAGE_DIR.parent / "schema"
 

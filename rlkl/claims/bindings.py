@@ -144,31 +144,58 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
     for template in templates:
         literal = _SLOT.sub(" ", template.says)
         if scan("", literal):
-            errors.append(b.diagnostic(template.where, "RLKL602",
-                          f"the sentence {template.says!r} has a digit outside a {{slot}}; "
-                          "write every number as a slot so that it is read and checked"))
+            errors.append(
+                b.diagnostic(
+                    template.where,
+                    "RLKL602",
+                    f"the sentence {template.says!r} has a digit outside a {{slot}}; "
+                    "write every number as a slot so that it is read and checked",
+                )
+            )
     seen: dict[str, Located] = {}
     defined: dict[str, Located] = {}
     for claim in b.claims:
         if claim.id in seen:
-            errors.append(b.diagnostic(claim.where, "RLKL603",
-                          f"claim id {claim.id!r} is used twice (first at line {seen[claim.id].line})"))
+            errors.append(
+                b.diagnostic(
+                    claim.where,
+                    "RLKL603",
+                    f"claim id {claim.id!r} is used twice (first at line {seen[claim.id].line})",
+                )
+            )
         seen[claim.id] = claim.where
         slot_names = {name for name, _ in claim.template.slots}
         for name in sorted(slot_names & (set(expr.FUNCTIONS) | set(expr.CONSTANTS))):
-            errors.append(b.diagnostic(claim.template.where, "RLKL610",
-                          f"slot {{{name}}} has the name of a function or constant; rename it"))
+            errors.append(
+                b.diagnostic(
+                    claim.template.where,
+                    "RLKL610",
+                    f"slot {{{name}}} has the name of a function or constant; rename it",
+                )
+            )
         for name, (_, at) in (claim.outputs | claim.negatives).items():
             if name not in slot_names:
-                errors.append(b.diagnostic(at, "RLKL604",
-                              f"{name!r} is not a slot of the sentence {claim.template.says!r}"))
+                errors.append(
+                    b.diagnostic(
+                        at,
+                        "RLKL604",
+                        f"{name!r} is not a slot of the sentence {claim.template.says!r}",
+                    )
+                )
         for name, (_, at) in claim.outputs.items():
             if name in defined:
-                errors.append(b.diagnostic(at, "RLKL605",
-                              f"{name!r} is already computed by another claim "
-                              f"(line {defined[name].line}); a quantity has one definition"))
+                errors.append(
+                    b.diagnostic(
+                        at,
+                        "RLKL605",
+                        f"{name!r} is already computed by another claim "
+                        f"(line {defined[name].line}); a quantity has one definition",
+                    )
+                )
             defined[name] = at
-    expressions = [e for c in b.claims for e in (*c.outputs.values(), *c.negatives.values(), *c.holds)]
+    expressions = [
+        e for c in b.claims for e in (*c.outputs.values(), *c.negatives.values(), *c.holds)
+    ]
     if b.quiz:
         expressions += [b.quiz.answer, *b.quiz.distractors.values()]
     for source, at in expressions:
@@ -186,17 +213,20 @@ def load_bindings(path: Path) -> Bindings:
         text = path.read_text(encoding="utf-8")
         root = YAML(typ="rt").load(text)
     except UnicodeDecodeError as exc:
-        raise BindingsError([Diagnostic(display, 1, 1, "", "RLKL601",
-                                        f"not UTF-8 (byte {exc.start})")]) from None
+        raise BindingsError(
+            [Diagnostic(display, 1, 1, "", "RLKL601", f"not UTF-8 (byte {exc.start})")]
+        ) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        raise BindingsError([Diagnostic(display, line, column, "", "RLKL601",
-                                        f"not valid YAML: {problem}")]) from None
+        raise BindingsError(
+            [Diagnostic(display, line, column, "", "RLKL601", f"not valid YAML: {problem}")]
+        ) from None
     except YAMLError as exc:
-        raise BindingsError([Diagnostic(display, 1, 1, "", "RLKL601",
-                                        f"not valid YAML: {exc}")]) from None
+        raise BindingsError(
+            [Diagnostic(display, 1, 1, "", "RLKL601", f"not valid YAML: {exc}")]
+        ) from None
     data = _plain(root) if root is not None else {}
     validator = jsonschema.Draft202012Validator(load_schema("bindings"))
     schema_errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path)))
@@ -204,28 +234,40 @@ def load_bindings(path: Path) -> Bindings:
         diagnostics = []
         for error in schema_errors:
             at = _at(root, list(error.absolute_path))
-            diagnostics.append(Diagnostic(display, at.line, at.column, at.pointer, "RLKL601",
-                                          f"bindings: {error.message}"))
+            diagnostics.append(
+                Diagnostic(
+                    display, at.line, at.column, at.pointer, "RLKL601", f"bindings: {error.message}"
+                )
+            )
         raise BindingsError(diagnostics)
     bindings = Bindings(path, display, lesson=data.get("lesson"))
     for i, entry in enumerate(data.get("claims", [])):
         tokens: list[str | int] = ["claims", i]
-        bindings.claims.append(Claim(
-            id=entry["id"],
-            template=_template(root, tokens, entry),
-            outputs=_expressions(root, [*tokens, "where"], entry.get("where", {})),
-            negatives=_expressions(root, [*tokens, "not"], entry.get("not", {})),
-            holds=[(h, _at(root, [*tokens, "holds", j])) for j, h in enumerate(entry.get("holds", []))],
-            where=_at(root, tokens),
-        ))
+        bindings.claims.append(
+            Claim(
+                id=entry["id"],
+                template=_template(root, tokens, entry),
+                outputs=_expressions(root, [*tokens, "where"], entry.get("where", {})),
+                negatives=_expressions(root, [*tokens, "not"], entry.get("not", {})),
+                holds=[
+                    (h, _at(root, [*tokens, "holds", j]))
+                    for j, h in enumerate(entry.get("holds", []))
+                ],
+                where=_at(root, tokens),
+            )
+        )
     for i, entry in enumerate(data.get("exempt", [])):
-        bindings.exemptions.append(Exemption(_template(root, ["exempt", i], entry), entry["reason"]))
+        bindings.exemptions.append(
+            Exemption(_template(root, ["exempt", i], entry), entry["reason"])
+        )
     if "quiz" in data:
         quiz = data["quiz"]
         bindings.quiz = Quiz(
             answer=(quiz["answer"], _at(root, ["quiz", "answer"])),
-            distractors={int(k): (v, _at(root, ["quiz", "distractors", k]))
-                         for k, v in quiz.get("distractors", {}).items()},
+            distractors={
+                int(k): (v, _at(root, ["quiz", "distractors", k]))
+                for k, v in quiz.get("distractors", {}).items()
+            },
         )
     errors = _semantic_errors(bindings)
     if errors:

@@ -32,7 +32,8 @@ class Verdict:
     """One checked number: what was computed, from what, and whether the prose agrees."""
 
     id: str
-    kind: str  # output | negative | condition | arithmetic | core | quiz-key | distractor | misconception
+    # output | negative | condition | arithmetic | core | quiz-key | distractor | misconception
+    kind: str
     mention: Mention
     expression: str
     inputs: dict[str, Any]
@@ -93,7 +94,9 @@ def _fmt_inputs(inputs: dict[str, Any]) -> str:
     for name, value in inputs.items():
         plain = _plain(value)
         if isinstance(plain, list):
-            shown = "[" + ", ".join(show(v) if isinstance(v, float) else str(v) for v in plain) + "]"
+            shown = (
+                "[" + ", ".join(show(v) if isinstance(v, float) else str(v) for v in plain) + "]"
+            )
         else:
             shown = show(plain) if isinstance(plain, float) else str(plain)
         parts.append(f"{name} = {shown}")
@@ -122,7 +125,8 @@ class _Lesson:
         start, _ = mention_range(self.document, mention)
         line, column = line_column(self.document.text, start)
         self.out.diagnostics.append(
-            Diagnostic(self.document.display, line, column, mention.pointer, code, message))
+            Diagnostic(self.document.display, line, column, mention.pointer, code, message)
+        )
 
     def at_binding(self, at: Located, code: str, message: str) -> None:
         assert self.bindings is not None
@@ -140,10 +144,15 @@ class _Lesson:
         else:
             begin = mention.start - len(before) + before.find(" ") + 1
         after = text[mention.end : mention.end + 48]
-        stop = min((i for i in (after.find(". ", 1), after.find(", ", 1), after.find(";", 1)) if i > 0),
-                   default=-1)
-        end = mention.end + stop if stop >= 0 else (len(text) if len(after) < 48 else
-                                                   mention.end + after.rfind(" "))
+        stop = min(
+            (i for i in (after.find(". ", 1), after.find(", ", 1), after.find(";", 1)) if i > 0),
+            default=-1,
+        )
+        end = (
+            mention.end + stop
+            if stop >= 0
+            else (len(text) if len(after) < 48 else mention.end + after.rfind(" "))
+        )
         return text[begin:end].strip().rstrip(".")
 
     def unique_id(self, base: str) -> str:
@@ -153,19 +162,47 @@ class _Lesson:
     def role(self, mention: Mention, role: str) -> None:
         self.out.roles.setdefault(mention.key, role)
 
-    def verdict(self, kind: str, mention: Mention, base_id: str, expression: str,
-                inputs: dict[str, Any], computed: Any, ok: bool, reason: str,
-                quote: str | None = None) -> None:
+    def verdict(
+        self,
+        kind: str,
+        mention: Mention,
+        base_id: str,
+        expression: str,
+        inputs: dict[str, Any],
+        computed: Any,
+        ok: bool,
+        reason: str,
+        quote: str | None = None,
+    ) -> None:
         said = quote or self.quote(mention)
-        self.out.verdicts.append(Verdict(self.unique_id(base_id), kind, mention, expression,
-                                         {k: _plain(v) for k, v in inputs.items()},
-                                         _plain(computed), ok, reason, said))
+        self.out.verdicts.append(
+            Verdict(
+                self.unique_id(base_id),
+                kind,
+                mention,
+                expression,
+                {k: _plain(v) for k, v in inputs.items()},
+                _plain(computed),
+                ok,
+                reason,
+                said,
+            )
+        )
         if not ok:
             self.at_mention(mention, _CODES[kind], f'claim "{said}": {reason}')
 
-    def compare(self, kind: str, mention: Mention, base_id: str, expression: str,
-                inputs: dict[str, Any], computed: float, *, negative: bool = False,
-                quote: str | None = None) -> bool:
+    def compare(
+        self,
+        kind: str,
+        mention: Mention,
+        base_id: str,
+        expression: str,
+        inputs: dict[str, Any],
+        computed: float,
+        *,
+        negative: bool = False,
+        quote: str | None = None,
+    ) -> bool:
         formula = expression.split(" = ", 1)[-1]
         how = expr.substitute(formula, inputs) if inputs else formula
         if how != formula:
@@ -173,19 +210,25 @@ class _Lesson:
         if not math.isfinite(computed):
             ok = negative
             reason = f"computed {how} = {show(computed)}" + (
-                "" if negative else f", which no finite number such as {mention.text} states")
+                "" if negative else f", which no finite number such as {mention.text} states"
+            )
         else:
             same = agrees(computed, mention.value, mention.decimals)
             ok = not same if negative else same
             written = describe(mention.decimals)
             if negative:
-                reason = (f"says {mention.text} is not {how}, but that computes "
-                          f"{show(computed, mention.decimals)} ({written})")
+                reason = (
+                    f"says {mention.text} is not {how}, but that computes "
+                    f"{show(computed, mention.decimals)} ({written})"
+                )
             else:
-                reason = (f"computed {how} = {show(computed, mention.decimals)} ({written}), "
-                          f"not {mention.text}")
-        self.verdict(kind, mention, base_id, expression, inputs, computed, ok,
-                     "" if ok else reason, quote)
+                reason = (
+                    f"computed {how} = {show(computed, mention.decimals)} ({written}), "
+                    f"not {mention.text}"
+                )
+        self.verdict(
+            kind, mention, base_id, expression, inputs, computed, ok, "" if ok else reason, quote
+        )
         return ok
 
     # -- templates ----------------------------------------------------------------------
@@ -196,20 +239,30 @@ class _Lesson:
             if pointer not in self.texts:
                 self.at_binding(at, "RLKL607", f"{pointer} is not a prose field of this lesson")
                 continue
-            hits = matching.find(template.says, pointer, self.texts[pointer], self.by_pointer[pointer])
+            hits = matching.find(
+                template.says, pointer, self.texts[pointer], self.by_pointer[pointer]
+            )
             if template.pointers and not hits:
-                self.at_binding(at, "RLKL607",
-                                f"the sentence {template.says!r} is not in {pointer}")
+                self.at_binding(
+                    at, "RLKL607", f"the sentence {template.says!r} is not in {pointer}"
+                )
             found.extend(hits)
         if not template.pointers and not found:
             self.at_binding(at, "RLKL607", f"the sentence {template.says!r} is not in the lesson")
         usable = []
         for occurrence in found:
-            bad = [s.name for s in occurrence.slots if s.kind != "unit" and (
-                not s.mentions or (s.kind == "number" and len(s.mentions) != 1))]
+            bad = [
+                s.name
+                for s in occurrence.slots
+                if s.kind != "unit"
+                and (not s.mentions or (s.kind == "number" and len(s.mentions) != 1))
+            ]
             for name in bad:
-                self.at_binding(at, "RLKL607", f"slot {{{name}}} did not match one number "
-                                f"in {occurrence.pointer}")
+                self.at_binding(
+                    at,
+                    "RLKL607",
+                    f"slot {{{name}}} did not match one number in {occurrence.pointer}",
+                )
             if not bad:
                 usable.append(occurrence)
         return usable
@@ -236,27 +289,42 @@ class _Lesson:
         for claim, occurrences in matched:
             for occurrence in occurrences:
                 for slot in occurrence.slots:
-                    kind = ("output" if slot.name in outputs else
-                            "negative" if slot.name in claim.negatives else "input")
+                    kind = (
+                        "output"
+                        if slot.name in outputs
+                        else "negative"
+                        if slot.name in claim.negatives
+                        else "input"
+                    )
                     for m in slot.mentions:
                         self.role(m, f"{kind} {slot.name}")
                     if kind != "input":
                         continue
                     first = seen.setdefault(slot.name, slot.mentions)
-                    if slot.kind != "unit" and [m.value for m in first] != [m.value for m in slot.mentions]:
+                    if slot.kind != "unit" and [m.value for m in first] != [
+                        m.value for m in slot.mentions
+                    ]:
                         said = ", ".join(m.text for m in first)
-                        self.at_mention(slot.mentions[0], "RLKL420",
-                                        f"quantity {slot.name} is {said} at {first[0].pointer} but "
-                                        f"{', '.join(m.text for m in slot.mentions)} here; "
-                                        "a named quantity must agree everywhere in the lesson")
+                        self.at_mention(
+                            slot.mentions[0],
+                            "RLKL420",
+                            f"quantity {slot.name} is {said} at {first[0].pointer} but "
+                            f"{', '.join(m.text for m in slot.mentions)} here; "
+                            "a named quantity must agree everywhere in the lesson",
+                        )
                     if slot.kind == "unit" and self.env.get(slot.name, slot.base) != slot.base:
-                        self.at_mention(_first(occurrence), "RLKL420",
-                                        f"unit {slot.name} is {slot.word} here but a different "
-                                        "unit elsewhere; a named quantity must agree everywhere")
+                        self.at_mention(
+                            _first(occurrence),
+                            "RLKL420",
+                            f"unit {slot.name} is {slot.word} here but a different "
+                            "unit elsewhere; a named quantity must agree everywhere",
+                        )
                     self.env.setdefault(slot.name, _value(slot))
 
     def compute_outputs(self, matched: list[tuple[Any, list[matching.Occurrence]]]) -> None:
-        pending = {name: (source, at) for c, _ in matched for name, (source, at) in c.outputs.items()}
+        pending = {
+            name: (source, at) for c, _ in matched for name, (source, at) in c.outputs.items()
+        }
         self.sources = {name: source for name, (source, _) in pending.items()}
         while pending:
             progress = False
@@ -264,9 +332,12 @@ class _Lesson:
                 needs = expr.names(expr.parse(source))
                 unknown = needs - set(self.env) - set(pending)
                 if unknown:
-                    self.at_binding(at, "RLKL608",
-                                    f"{name} = {source} uses {', '.join(sorted(unknown))}, "
-                                    "which no sentence of this lesson states or computes")
+                    self.at_binding(
+                        at,
+                        "RLKL608",
+                        f"{name} = {source} uses {', '.join(sorted(unknown))}, "
+                        "which no sentence of this lesson states or computes",
+                    )
                     del pending[name]
                     progress = True
                 elif not needs & set(pending):
@@ -279,7 +350,9 @@ class _Lesson:
             if not progress:
                 names = ", ".join(sorted(pending))
                 for _, at in pending.values():
-                    self.at_binding(at, "RLKL608", f"these quantities depend on each other: {names}")
+                    self.at_binding(
+                        at, "RLKL608", f"these quantities depend on each other: {names}"
+                    )
                 break
 
     def inputs_of(self, source: str) -> dict[str, Any]:
@@ -298,27 +371,42 @@ class _Lesson:
                     if kind == "output" and slot.name not in self.env:
                         continue  # could not be computed: reported at the binding
                     try:
-                        value = self.env[slot.name] if kind == "output" else \
-                            expr.evaluate(expr.parse(source), self.env)
+                        value = (
+                            self.env[slot.name]
+                            if kind == "output"
+                            else expr.evaluate(expr.parse(source), self.env)
+                        )
                     except expr.ExprError as exc:
-                        self.at_binding(claim.negatives[slot.name][1], "RLKL421",
-                                        f"cannot compute {source}: {exc}")
+                        self.at_binding(
+                            claim.negatives[slot.name][1],
+                            "RLKL421",
+                            f"cannot compute {source}: {exc}",
+                        )
                         continue
                     values = np.atleast_1d(np.asarray(value, dtype=np.float64))
                     expected = len(slot.mentions) if slot.is_list else 1
                     if values.ndim != 1 or len(values) != expected:
-                        self.at_mention(slot.mentions[0], "RLKL401",
-                                        f'claim "{quote}": {slot.name} has {expected} '
-                                        f"number(s) but {source} computes {values.size}")
+                        self.at_mention(
+                            slot.mentions[0],
+                            "RLKL401",
+                            f'claim "{quote}": {slot.name} has {expected} '
+                            f"number(s) but {source} computes {values.size}",
+                        )
                         continue
                     for index, mention in enumerate(slot.mentions):
                         label = slot.name + (f"[{index}]" if slot.is_list else "")
                         computed = float(values[index if slot.is_list else 0])
                         self.role(mention, kind)
-                        ok = self.compare(kind, mention, f"{claim.id}.{label}@{occurrence.pointer}",
-                                          f"{label} = {source}" if kind == "output" else source,
-                                          self.inputs_of(source), computed,
-                                          negative=kind == "negative", quote=quote)
+                        ok = self.compare(
+                            kind,
+                            mention,
+                            f"{claim.id}.{label}@{occurrence.pointer}",
+                            f"{label} = {source}" if kind == "output" else source,
+                            self.inputs_of(source),
+                            computed,
+                            negative=kind == "negative",
+                            quote=quote,
+                        )
                         if kind == "output" and not ok:
                             self.out.rewrites[mention.key] = computed
             if claim.holds:
@@ -329,16 +417,28 @@ class _Lesson:
                     except expr.ExprError as exc:
                         self.at_binding(at, "RLKL421", f"cannot evaluate {source}: {exc}")
                         continue
-                    self.verdict("condition", anchor, f"{claim.id}.holds.{index}@{occurrence.pointer}",
-                                 source, self.inputs_of(source), result, result,
-                                 "" if result else f"condition {source} is false with "
-                                 f"{_fmt_inputs(self.inputs_of(source))}", quote)
+                    self.verdict(
+                        "condition",
+                        anchor,
+                        f"{claim.id}.holds.{index}@{occurrence.pointer}",
+                        source,
+                        self.inputs_of(source),
+                        result,
+                        result,
+                        ""
+                        if result
+                        else f"condition {source} is false with "
+                        f"{_fmt_inputs(self.inputs_of(source))}",
+                        quote,
+                    )
 
     # -- self-describing forms ----------------------------------------------------------
     def check_arithmetic(self) -> None:
         for pointer, text in self.texts.items():
             for form in matching.arithmetic(text, self.by_pointer[pointer]):
-                if form.result.key in self.out.roles and self.out.roles[form.result.key].startswith("output"):
+                if form.result.key in self.out.roles and self.out.roles[form.result.key].startswith(
+                    "output"
+                ):
                     for m in form.operands:
                         self.role(m, "intermediate")
                     continue
@@ -351,14 +451,23 @@ class _Lesson:
                     self.role(m, "intermediate")
                 self.role(form.result, "arithmetic")
                 quote = text[form.start : form.result.end]
-                if not self.compare("arithmetic", form.result, f"arithmetic@{pointer}",
-                                    form.source.strip(), {}, computed, quote=quote):
+                if not self.compare(
+                    "arithmetic",
+                    form.result,
+                    f"arithmetic@{pointer}",
+                    form.source.strip(),
+                    {},
+                    computed,
+                    quote=quote,
+                ):
                     self.out.rewrites[form.result.key] = computed
 
     def check_core_calls(self) -> None:
         for pointer, text in self.texts.items():
             for call in matching.core_calls(text, self.by_pointer[pointer]):
-                if call.result.key in self.out.roles and self.out.roles[call.result.key].startswith("output"):
+                if call.result.key in self.out.roles and self.out.roles[call.result.key].startswith(
+                    "output"
+                ):
                     continue
                 p = [m.number for m in call.p]
                 q = [m.number for m in call.q]
@@ -372,18 +481,32 @@ class _Lesson:
                 try:
                     from rlkl import core
 
-                    function = core.kl_divergence if call.function == "kl_divergence" else core.entropy
+                    function = (
+                        core.kl_divergence if call.function == "kl_divergence" else core.entropy
+                    )
                     computed = float(function(*args, base=call.base))
                 except ValueError as exc:
-                    self.at_mention(call.result, "RLKL421", f'claim "{quote}": cannot compute {source}: {exc}')
+                    self.at_mention(
+                        call.result, "RLKL421", f'claim "{quote}": cannot compute {source}: {exc}'
+                    )
                     continue
                 if math.isinf(computed):
-                    self.at_mention(call.result, "RLKL402",
-                                    f'claim "{quote}": {source} is infinite (q has zero mass where '
-                                    f"p is positive), not {call.result.text} {call.unit}")
+                    self.at_mention(
+                        call.result,
+                        "RLKL402",
+                        f'claim "{quote}": {source} is infinite (q has zero mass where '
+                        f"p is positive), not {call.result.text} {call.unit}",
+                    )
                     continue
-                if not self.compare("core", call.result, f"{call.function}@{pointer}", source, {},
-                                    computed, quote=quote):
+                if not self.compare(
+                    "core",
+                    call.result,
+                    f"{call.function}@{pointer}",
+                    source,
+                    {},
+                    computed,
+                    quote=quote,
+                ):
                     self.out.rewrites[call.result.key] = computed
 
     # -- the check question -------------------------------------------------------------
@@ -400,18 +523,32 @@ class _Lesson:
             return
         inputs = self.inputs_of(source)
         key = check.get("answer")
-        firsts = {i: ms[0] for i, ms in
-                  ((i, self.by_pointer.get(f"/check/options/{i}", [])) for i in range(len(check.get("options", []))))
-                  if ms}
+        firsts = {
+            i: ms[0]
+            for i, ms in (
+                (i, self.by_pointer.get(f"/check/options/{i}", []))
+                for i in range(len(check.get("options", [])))
+            )
+            if ms
+        }
         for index, mention in firsts.items():
             if index == key:
                 self.role(mention, "quiz-key")
-                if not self.compare("quiz-key", mention, "quiz.key", f"answer = {source}", inputs, answer):
+                if not self.compare(
+                    "quiz-key", mention, "quiz.key", f"answer = {source}", inputs, answer
+                ):
                     self.out.rewrites[mention.key] = answer
             else:
                 self.role(mention, "distractor")
-                self.compare("distractor", mention, f"quiz.distractor.{index}", f"answer = {source}",
-                             inputs, answer, negative=True)
+                self.compare(
+                    "distractor",
+                    mention,
+                    f"quiz.distractor.{index}",
+                    f"answer = {source}",
+                    inputs,
+                    answer,
+                    negative=True,
+                )
                 if index in quiz.distractors:
                     mistake, where = quiz.distractors[index]
                     try:
@@ -419,13 +556,20 @@ class _Lesson:
                     except (expr.ExprError, TypeError) as exc:
                         self.at_binding(where, "RLKL421", f"cannot compute {mistake}: {exc}")
                         continue
-                    self.compare("distractor", mention, f"quiz.mistake.{index}", mistake,
-                                 self.inputs_of(mistake), value)
+                    self.compare(
+                        "distractor",
+                        mention,
+                        f"quiz.mistake.{index}",
+                        mistake,
+                        self.inputs_of(mistake),
+                        value,
+                    )
         explanation = self.by_pointer.get("/check/explanation", [])
         if explanation:
             self.role(explanation[0], "quiz-key")
-            if not self.compare("quiz-key", explanation[0], "quiz.explanation", f"answer = {source}",
-                                inputs, answer):
+            if not self.compare(
+                "quiz-key", explanation[0], "quiz.explanation", f"answer = {source}", inputs, answer
+            ):
                 self.out.rewrites[explanation[0].key] = answer
         stated = self.by_pointer.get("/misconception", [])
         if stated:
@@ -434,11 +578,24 @@ class _Lesson:
             wrong = [firsts[i] for i in firsts if i != key]
             same = [m for m in wrong if m.value == mention.value]
             ok = bool(same) and not agrees(answer, mention.value, mention.decimals)
-            reason = "" if ok else (
-                f"the misconception's value {mention.text} must be wrong (the answer is "
-                f"{show(answer)}) and equal one distractor ({', '.join(m.text for m in wrong)})")
-            self.verdict("misconception", mention, "misconception", "a distractor, not the answer",
-                         {}, answer, ok, reason)
+            reason = (
+                ""
+                if ok
+                else (
+                    f"the misconception's value {mention.text} must be wrong (the answer is "
+                    f"{show(answer)}) and equal one distractor ({', '.join(m.text for m in wrong)})"
+                )
+            )
+            self.verdict(
+                "misconception",
+                mention,
+                "misconception",
+                "a distractor, not the answer",
+                {},
+                answer,
+                ok,
+                reason,
+            )
 
     # -- exemptions and coverage --------------------------------------------------------
     def apply_exemptions(self) -> None:
@@ -447,34 +604,51 @@ class _Lesson:
                 for slot in occurrence.slots:
                     for mention in slot.mentions:
                         if mention.key in self.out.roles:
-                            self.at_mention(mention, "RLKL411",
-                                            f"{mention.text} is exempt but also {self.out.roles[mention.key]}; "
-                                            "a number is either checked or exempt")
+                            self.at_mention(
+                                mention,
+                                "RLKL411",
+                                f"{mention.text} is exempt but also {self.out.roles[mention.key]}; "
+                                "a number is either checked or exempt",
+                            )
                             continue
                         self.out.roles[mention.key] = "exempt"
-                        self.out.exempt.append(Exempt(mention, exemption.reason,
-                                                      occurrence.quote(self.texts[occurrence.pointer])))
+                        self.out.exempt.append(
+                            Exempt(
+                                mention,
+                                exemption.reason,
+                                occurrence.quote(self.texts[occurrence.pointer]),
+                            )
+                        )
 
     def coverage(self) -> None:
         for mention in self.out.mentions:
             if mention.key not in self.out.roles:
-                self.at_mention(mention, "RLKL410",
-                                f'the number {mention.text} in "{self.quote(mention)}" is not accounted '
-                                "for: bind it in claims.yaml (checked) or exempt it with a reason")
+                self.at_mention(
+                    mention,
+                    "RLKL410",
+                    f'the number {mention.text} in "{self.quote(mention)}" is not accounted '
+                    "for: bind it in claims.yaml (checked) or exempt it with a reason",
+                )
 
 
 _CODES = {
-    "output": "RLKL401", "core": "RLKL402", "arithmetic": "RLKL403", "negative": "RLKL404",
-    "condition": "RLKL405", "quiz-key": "RLKL406", "distractor": "RLKL407",
+    "output": "RLKL401",
+    "core": "RLKL402",
+    "arithmetic": "RLKL403",
+    "negative": "RLKL404",
+    "condition": "RLKL405",
+    "quiz-key": "RLKL406",
+    "distractor": "RLKL407",
     "misconception": "RLKL408",
 }
 
 
-def extract(document: Document, bindings: Bindings | None, *, coverage: bool = True) -> LessonClaims:
+def extract(
+    document: Document, bindings: Bindings | None, *, coverage: bool = True
+) -> LessonClaims:
     """All claims of one loaded lesson, checked; diagnostics for everything that fails.
 
     ``coverage=False`` skips the unaccounted-number errors (used when the bindings file
     itself is broken: its own diagnostics say what to fix first).
     """
     return _Lesson(document, bindings, coverage).run()
-

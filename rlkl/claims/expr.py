@@ -13,7 +13,7 @@ import ast
 import math
 import operator
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -65,9 +65,7 @@ def sampled_counts(p_old: Any, n: int, seed: int) -> Any:
     return np.bincount(_sample(p_old, n, seed), minlength=len(p_old)).astype(np.float64)
 
 
-def sampled_approx_kl(
-    p_old: Any, p_new: Any, n: int, seed: int, estimator: str = "k1"
-) -> float:
+def sampled_approx_kl(p_old: Any, p_new: Any, n: int, seed: int, estimator: str = "k1") -> float:
     """Mean of an approximate-KL estimator over ``n`` actions sampled from ``p_old``.
 
     The sampling procedure is fixed so that lessons can quote the result:
@@ -77,7 +75,9 @@ def sampled_approx_kl(
     old = np.asarray(p_old, dtype=np.float64)
     new = np.asarray(p_new, dtype=np.float64)
     actions = _sample(old, n, seed)
-    estimates = core.approx_kl(np.log(new[actions]), np.log(old[actions]), estimator=estimator)
+    estimates = core.approx_kl(
+        np.log(new[actions]), np.log(old[actions]), estimator=cast(Any, estimator)
+    )
     return float(np.mean(estimates))
 
 
@@ -86,32 +86,55 @@ def _clip(x: Any, lo: Any, hi: Any) -> Any:
 
 
 FUNCTIONS: Mapping[str, Callable[..., Any]] = {
-    "min": min, "max": max, "abs": abs, "clip": _clip,
-    "exp": np.exp, "log": np.log, "log2": np.log2, "sqrt": np.sqrt,
-    "sum": np.sum, "mean": np.mean,
-    "softmax": core.softmax, "log_softmax": core.log_softmax, "entropy": core.entropy,
-    "kl_divergence": core.kl_divergence, "kl": core.kl_divergence,
-    "ppo_ratio": core.ppo_ratio, "ppo_ratio_from_probs": core.ppo_ratio_from_probs,
-    "ppo_clip_objective": core.ppo_clip_objective, "ppo_clip_grad": core.ppo_clip_grad,
-    "clip_fraction": core.clip_fraction, "approx_kl": core.approx_kl,
+    "min": min,
+    "max": max,
+    "abs": abs,
+    "clip": _clip,
+    "exp": np.exp,
+    "log": np.log,
+    "log2": np.log2,
+    "sqrt": np.sqrt,
+    "sum": np.sum,
+    "mean": np.mean,
+    "softmax": core.softmax,
+    "log_softmax": core.log_softmax,
+    "entropy": core.entropy,
+    "kl_divergence": core.kl_divergence,
+    "kl": core.kl_divergence,
+    "ppo_ratio": core.ppo_ratio,
+    "ppo_ratio_from_probs": core.ppo_ratio_from_probs,
+    "ppo_clip_objective": core.ppo_clip_objective,
+    "ppo_clip_grad": core.ppo_clip_grad,
+    "clip_fraction": core.clip_fraction,
+    "approx_kl": core.approx_kl,
     "adaptive_kl_beta": core.adaptive_kl_beta,
-    "policy_gradient": core.policy_gradient, "reinforce_grad": core.reinforce_grad,
-    "kl_grad": core.kl_grad, "reinforce_step": core.reinforce_step,
+    "policy_gradient": core.policy_gradient,
+    "reinforce_grad": core.reinforce_grad,
+    "kl_grad": core.kl_grad,
+    "reinforce_step": core.reinforce_step,
     "expected_reinforce_grad": core.expected_reinforce_grad,
     "reinforce_grad_variance": core.reinforce_grad_variance,
     "kl_regularized_policy": core.kl_regularized_policy,
-    "clip_boundary": clip_boundary, "sampled_approx_kl": sampled_approx_kl,
+    "clip_boundary": clip_boundary,
+    "sampled_approx_kl": sampled_approx_kl,
     "sampled_counts": sampled_counts,
 }
 CONSTANTS: Mapping[str, float] = {"e": math.e, "pi": math.pi, "inf": math.inf}
 
 _BINARY: Mapping[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.Div: operator.truediv, ast.Pow: operator.pow,
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
 }
 _COMPARE: Mapping[type[ast.cmpop], Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
-    ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
 }
 
 
@@ -133,9 +156,25 @@ def parse(source: str) -> ast.Expression:
 
 
 _ALLOWED = (
-    ast.Expression, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Constant, ast.Name,
-    ast.List, ast.Tuple, ast.Subscript, ast.Load, ast.keyword, ast.USub, ast.UAdd, ast.Not,
-    ast.And, ast.Or, *_BINARY, *_COMPARE,
+    ast.Expression,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.BoolOp,
+    ast.Compare,
+    ast.Constant,
+    ast.Name,
+    ast.List,
+    ast.Tuple,
+    ast.Subscript,
+    ast.Load,
+    ast.keyword,
+    ast.USub,
+    ast.UAdd,
+    ast.Not,
+    ast.And,
+    ast.Or,
+    *_BINARY,
+    *_COMPARE,
 )
 
 
@@ -167,7 +206,9 @@ def substitute(source: str, env: Mapping[str, Any]) -> str:
     def shown(value: Any) -> str:
         if np.ndim(value) > 0:
             return "[" + ", ".join(shown(v) for v in np.asarray(value).tolist()) + "]"
-        return f"{float(value):.10g}" if isinstance(value, (int, float, np.floating)) else repr(value)
+        return (
+            f"{float(value):.10g}" if isinstance(value, (int, float, np.floating)) else repr(value)
+        )
 
     class _Substitute(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.AST:

@@ -12,9 +12,23 @@ from typing import Any
 
 # Top-level prose fields: a string, or a list of strings.
 _TOP = (
-    "name", "shortName", "tagline", "role", "description", "mechanism", "learningObjective",
-    "engineeringExample", "evidenceNotes", "tradeoff", "whyAI", "misconception",
-    "establishes", "derivation", "scale", "subbranch", "labScope",
+    "name",
+    "shortName",
+    "tagline",
+    "role",
+    "description",
+    "mechanism",
+    "learningObjective",
+    "engineeringExample",
+    "evidenceNotes",
+    "tradeoff",
+    "whyAI",
+    "misconception",
+    "establishes",
+    "derivation",
+    "scale",
+    "subbranch",
+    "labScope",
 )
 # Lists of objects: field -> the prose members of each item.
 _ITEMS = {

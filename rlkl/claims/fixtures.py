@@ -32,24 +32,38 @@ def build(claims: LessonClaims) -> dict[str, Any]:
     """The fixture document for one lesson's checked claims."""
     entries = []
     for v in sorted(claims.verdicts, key=lambda v: (v.mention.pointer, v.mention.start, v.id)):
-        entries.append({
-            "id": v.id,
-            "kind": v.kind,
-            "pointer": v.mention.pointer,
-            "span": [v.mention.start, v.mention.end],
-            "quote": v.quote,
-            "function": v.expression,
-            "inputs": v.inputs,
-            "authored": v.mention.text,
-            "decimals": v.mention.decimals,
-            "computed": v.computed,
-            "verified": v.ok,
-        })
-    exempt = [{"pointer": e.mention.pointer, "span": [e.mention.start, e.mention.end],
-               "quote": e.quote, "authored": e.mention.text, "reason": e.reason}
-              for e in sorted(claims.exempt, key=lambda e: e.mention.key)]
-    return {"format": FORMAT, "lesson": claims.lesson_id, "core": __version__,
-            "claims": entries, "exempt": exempt}
+        entries.append(
+            {
+                "id": v.id,
+                "kind": v.kind,
+                "pointer": v.mention.pointer,
+                "span": [v.mention.start, v.mention.end],
+                "quote": v.quote,
+                "function": v.expression,
+                "inputs": v.inputs,
+                "authored": v.mention.text,
+                "decimals": v.mention.decimals,
+                "computed": v.computed,
+                "verified": v.ok,
+            }
+        )
+    exempt = [
+        {
+            "pointer": e.mention.pointer,
+            "span": [e.mention.start, e.mention.end],
+            "quote": e.quote,
+            "authored": e.mention.text,
+            "reason": e.reason,
+        }
+        for e in sorted(claims.exempt, key=lambda e: e.mention.key)
+    ]
+    return {
+        "format": FORMAT,
+        "lesson": claims.lesson_id,
+        "core": __version__,
+        "claims": entries,
+        "exempt": exempt,
+    }
 
 
 def dumps(fixture: dict[str, Any]) -> str:
@@ -64,21 +78,36 @@ def load(path: Path) -> tuple[Document | None, list[Diagnostic]]:
     except LoadError as error:
         return None, error.diagnostics
     validator = jsonschema.Draft202012Validator(load_schema("fixtures"))
-    problems = [document.diagnostic("".join(f"/{p}" for p in e.absolute_path), "RLKL505",
-                                    f"fixture file does not match its schema: {e.message}")
-                for e in validator.iter_errors(document.data)]
+    problems = [
+        document.diagnostic(
+            "".join(f"/{p}" for p in e.absolute_path),
+            "RLKL505",
+            f"fixture file does not match its schema: {e.message}",
+        )
+        for e in validator.iter_errors(document.data)
+    ]
     return (None if problems else document), problems
 
 
-def compare(claims: LessonClaims, lesson: Document, committed: Document | None,
-            fixture_path: Path, fresh: dict[str, Any]) -> list[Diagnostic]:
+def compare(
+    claims: LessonClaims,
+    lesson: Document,
+    committed: Document | None,
+    fixture_path: Path,
+    fresh: dict[str, Any],
+) -> list[Diagnostic]:
     """Stale, orphaned and drifted claims between the committed fixtures and ``fresh``."""
     from rlkl.claims.source import line_column, mention_range
 
     if committed is None:
-        return [lesson.diagnostic("", "RLKL501",
-                                  f"no fixtures for this lesson's {len(fresh['claims'])} claims: "
-                                  f"run `rlkl regen {fixture_path.parent.as_posix()}`")]
+        return [
+            lesson.diagnostic(
+                "",
+                "RLKL501",
+                f"no fixtures for this lesson's {len(fresh['claims'])} claims: "
+                f"run `rlkl regen {fixture_path.parent.as_posix()}`",
+            )
+        ]
     old = {c["id"]: (i, c) for i, c in enumerate(committed.data["claims"])}
     by_id = {v.id: v for v in claims.verdicts}
     problems: list[Diagnostic] = []
@@ -91,34 +120,57 @@ def compare(claims: LessonClaims, lesson: Document, committed: Document | None,
     for entry in fresh["claims"]:
         previous = old.get(entry["id"])
         if previous is None:
-            at(entry["id"], "RLKL502", f"stale fixtures: claim {entry['id']} is new; run `rlkl regen`")
+            at(
+                entry["id"],
+                "RLKL502",
+                f"stale fixtures: claim {entry['id']} is new; run `rlkl regen`",
+            )
             continue
         recorded = previous[1]
         if not entry["verified"]:
             continue  # the failing claim is the message; freshness follows from fixing it
         changed = [k for k in entry if k not in _VOLATILE and recorded.get(k) != entry[k]]
         if changed:
-            at(entry["id"], "RLKL502", f"stale fixtures: claim {entry['id']} changed "
-                                       f"({', '.join(changed)}); run `rlkl regen`")
+            at(
+                entry["id"],
+                "RLKL502",
+                f"stale fixtures: claim {entry['id']} changed "
+                f"({', '.join(changed)}); run `rlkl regen`",
+            )
         elif not same_value(recorded.get("computed"), entry["computed"]):
-            at(entry["id"], "RLKL504",
-               f"drift: the core now computes {entry['computed']} for {entry['id']}, the fixture "
-               f"recorded {recorded.get('computed')}; review, then run `rlkl regen`")
+            at(
+                entry["id"],
+                "RLKL504",
+                f"drift: the core now computes {entry['computed']} for {entry['id']}, the fixture "
+                f"recorded {recorded.get('computed')}; review, then run `rlkl regen`",
+            )
     fresh_ids = {c["id"] for c in fresh["claims"]}
     for claim_id, (index, _) in old.items():
         if claim_id not in fresh_ids:
-            problems.append(committed.diagnostic(f"/claims/{index}", "RLKL503",
-                                                 f"orphaned fixture: claim {claim_id} is no longer "
-                                                 "in the lesson; run `rlkl regen`"))
+            problems.append(
+                committed.diagnostic(
+                    f"/claims/{index}",
+                    "RLKL503",
+                    f"orphaned fixture: claim {claim_id} is no longer "
+                    "in the lesson; run `rlkl regen`",
+                )
+            )
     if committed.data.get("core") != fresh["core"]:
-        problems.append(committed.diagnostic("/core", "RLKL504",
-                                             f"drift: fixtures were computed by core "
-                                             f"{committed.data.get('core')}, this is {fresh['core']}; "
-                                             "run `rlkl regen`"))
+        problems.append(
+            committed.diagnostic(
+                "/core",
+                "RLKL504",
+                f"drift: fixtures were computed by core "
+                f"{committed.data.get('core')}, this is {fresh['core']}; "
+                "run `rlkl regen`",
+            )
+        )
     if committed.data.get("exempt") != fresh["exempt"]:
-        problems.append(committed.diagnostic("/exempt", "RLKL502",
-                                             "stale fixtures: the exempt numbers changed; "
-                                             "run `rlkl regen`"))
+        problems.append(
+            committed.diagnostic(
+                "/exempt", "RLKL502", "stale fixtures: the exempt numbers changed; run `rlkl regen`"
+            )
+        )
     return problems
 
 
@@ -135,13 +187,17 @@ def same_value(recorded: Any, computed: Any) -> bool:
 
 def equivalent(committed: dict[str, Any], fresh: dict[str, Any]) -> bool:
     """Whether a committed fixture already says what ``fresh`` says (computed up to noise)."""
-    if {k: v for k, v in committed.items() if k != "claims"} != \
-            {k: v for k, v in fresh.items() if k != "claims"}:
+    if {k: v for k, v in committed.items() if k != "claims"} != {
+        k: v for k, v in fresh.items() if k != "claims"
+    }:
         return False
     old, new = committed.get("claims", []), fresh["claims"]
     return len(old) == len(new) and all(
-        {k: v for k, v in a.items() if k != "computed"} == {k: v for k, v in b.items() if k != "computed"}
-        and same_value(a.get("computed"), b["computed"]) for a, b in zip(old, new))
+        {k: v for k, v in a.items() if k != "computed"}
+        == {k: v for k, v in b.items() if k != "computed"}
+        and same_value(a.get("computed"), b["computed"])
+        for a, b in zip(old, new, strict=True)
+    )
 
 
 def path_for(lesson_path: Path) -> Path:

@@ -27,19 +27,17 @@ _UNIT = r"nats?|bits?"
 UNIT_BASES = {"nat": math.e, "bit": 2.0}
 
 
-@parse.with_pattern(_NUM)
-def _number(text: str) -> str:
-    return text
+def _verbatim(pattern: str) -> Any:
+    """A parse type that matches ``pattern`` and keeps the text as written."""
+
+    def convert(text: str) -> str:
+        return text
+
+    return parse.with_pattern(pattern)(convert)
 
 
-@parse.with_pattern(_LIST)
-def _list(text: str) -> str:
-    return text
-
-
-@parse.with_pattern(_UNIT)
-def _unit(text: str) -> str:
-    return text
+# parse's custom types for slots: a number, a list of numbers, a unit word.
+_TYPES = {"n": _verbatim(_NUM), "l": _verbatim(_LIST), "u": _verbatim(_UNIT)}
 
 
 @dataclass(frozen=True)
@@ -88,7 +86,9 @@ def _compile(says: str) -> tuple[parse.Parser, tuple[tuple[str, str, str], ...]]
 
     escaped = _SLOT.sub(rename, says.replace("{{", "\0").replace("}}", "\1"))
     pattern = escaped.replace("\0", "{{").replace("\1", "}}")
-    parser = parse.compile(pattern, extra_types={"n": _number, "l": _list, "u": _unit}, case_sensitive=True)
+    parser = parse.compile(
+        pattern, extra_types=_TYPES, case_sensitive=True
+    )
     return parser, tuple(fields)
 
 
@@ -108,8 +108,14 @@ def find(says: str, pointer: str, text: str, mentions: list[Mention]) -> list[Oc
         span_end = max(e for _, e in result.spans.values())
         # widen to the literal text around the slots
         first_literal = _literal_prefix(says)
-        occurrences.append(Occurrence(pointer, max(0, span_start - len(first_literal)),
-                                      span_end + len(_literal_suffix(says)), tuple(slots)))
+        occurrences.append(
+            Occurrence(
+                pointer,
+                max(0, span_start - len(first_literal)),
+                span_end + len(_literal_suffix(says)),
+                tuple(slots),
+            )
+        )
     return occurrences
 
 
@@ -119,10 +125,8 @@ def _literal_prefix(says: str) -> str:
 
 
 def _literal_suffix(says: str) -> str:
-    last = None
-    for last in _SLOT.finditer(says):
-        pass
-    return says[last.end() :] if last else ""
+    ends = [m.end() for m in _SLOT.finditer(says)]
+    return says[ends[-1] :] if ends else ""
 
 
 # --- self-describing forms -------------------------------------------------------------

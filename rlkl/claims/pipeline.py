@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rlkl.claims import fixtures
-from rlkl.claims.bindings import FILENAME as BINDINGS, BindingsError, load_bindings
+from rlkl.claims.bindings import FILENAME as BINDINGS
+from rlkl.claims.bindings import BindingsError, load_bindings
 from rlkl.claims.engine import LessonClaims, extract
 from rlkl.claims.scanner import format_number
 from rlkl.claims.source import encode_like, mention_range, splice
@@ -79,9 +80,16 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
         except BindingsError as error:
             problems.extend(error.diagnostics)
     if bindings is not None and bindings.lesson and bindings.lesson != file.lesson.id:
-        problems.append(Diagnostic(bindings.display, 1, 1, "/lesson", "RLKL609",
-                                   f"bindings are for {bindings.lesson!r} but sit next to lesson "
-                                   f"{file.lesson.id!r}"))
+        problems.append(
+            Diagnostic(
+                bindings.display,
+                1,
+                1,
+                "/lesson",
+                "RLKL609",
+                f"bindings are for {bindings.lesson!r} but sit next to lesson {file.lesson.id!r}",
+            )
+        )
     broken = bindings is None and bindings_path.is_file()
     claims = extract(file.document, bindings, coverage=not broken)
     problems.extend(claims.diagnostics)
@@ -96,13 +104,17 @@ def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult
     for run in runs:
         diagnostics.extend(run.problems)
         if freshness:
-            committed, problems = (None, [])
+            committed: Document | None = None
+            problems: list[Diagnostic] = []
             if run.fixture_path.is_file():
                 committed, problems = fixtures.load(run.fixture_path)
             diagnostics.extend(problems)
             if not problems:
-                diagnostics.extend(fixtures.compare(run.claims, run.document, committed,
-                                                    run.fixture_path, run.fixture))
+                diagnostics.extend(
+                    fixtures.compare(
+                        run.claims, run.document, committed, run.fixture_path, run.fixture
+                    )
+                )
     diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
     return CheckResult(validation, runs, diagnostics)
 
@@ -132,7 +144,7 @@ def _fix_lesson(run: LessonRun) -> int:
 
 
 def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenReport, CheckResult]:
-    """Rewrite fixtures (and with ``fix`` the dependent prose numbers) of the lessons under ``paths``.
+    """Rewrite the fixtures (with ``fix``, also dependent prose numbers) of lessons under ``paths``.
 
     Only files whose content changes are written, each atomically. A ``fixtures.json`` whose
     folder has no lesson any more is removed; fixtures of lessons not under ``paths`` are
@@ -182,4 +194,3 @@ def _unchanged(path: Path, fixture: dict[str, object]) -> bool:
 
 def _folders(paths: Sequence[Path]) -> list[Path]:
     return [p for p in paths if p.is_dir()]
-

@@ -12,9 +12,14 @@ from rlkl.claims.pipeline import CheckResult, check_paths, regen_paths
 from rlkl.report import FORMATS, Format, render
 
 _PATHS = click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-_FORMAT = click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
-                       show_default=True,
-                       help="text for people, json for tools, github for workflow annotations.")
+_FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for people, json for tools, github for workflow annotations.",
+)
 
 
 def _paths(paths: tuple[Path, ...]) -> list[Path]:
@@ -27,7 +32,9 @@ def _paths(paths: tuple[Path, ...]) -> list[Path]:
 
 def _emit(result: CheckResult, fmt: Format) -> None:
     color = fmt == "text" and sys.stdout.isatty()
-    click.echo(render(result.diagnostics, result.summary(), fmt, color=color), nl=False, color=color)
+    click.echo(
+        render(result.diagnostics, result.summary(), fmt, color=color), nl=False, color=color
+    )
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -56,9 +63,12 @@ def check(paths: tuple[Path, ...], fmt: Format) -> None:
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @_PATHS
-@click.option("--fix", is_flag=True,
-              help="Also rewrite dependent output numbers in the lesson prose at their written "
-                   "precision (only those numbers change in the file).")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Also rewrite dependent output numbers in the lesson prose at their written "
+    "precision (only those numbers change in the file).",
+)
 @_FORMAT
 def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
     """Rewrite the fixtures of the lessons under PATHS (default: content/).
@@ -75,21 +85,27 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
     """
     report, result = regen_paths(_paths(paths), fix=fix)
     for lesson, count in sorted(report.fixed.items()):
-        click.echo(f"fixed {count} number{'s' if count != 1 else ''} in {lesson.as_posix()}", err=True)
+        click.echo(
+            f"fixed {count} number{'s' if count != 1 else ''} in {lesson.as_posix()}", err=True
+        )
     for path in report.updated:
         click.echo(f"updated {path.as_posix()}", err=True)
     for path in report.removed:
         click.echo(f"removed {path.as_posix()}", err=True)
-    click.echo(f"{len(report.updated)} updated, {len(report.unchanged)} unchanged, "
-               f"{len(report.removed)} removed", err=True)
+    click.echo(
+        f"{len(report.updated)} updated, {len(report.unchanged)} unchanged, "
+        f"{len(report.removed)} removed",
+        err=True,
+    )
     _emit(result, fmt)
     sys.exit(1 if result.summary()["errors"] else 0)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @_PATHS
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def claims(paths: tuple[Path, ...], fmt: str) -> None:
     """List every numeric mention with its role and status (default: content/).
 
@@ -113,15 +129,25 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
                 status = "verified" if all(verdicts[m.key]) else "FAILED"
             else:
                 status = "input" if role.startswith(("input", "intermediate")) else "UNCHECKED"
-            rows.append({"file": run.document.display, "pointer": m.pointer, "span": [m.start, m.end],
-                         "text": m.text, "role": role, "status": status,
-                         "reason": reasons.get(m.key, "")})
+            rows.append(
+                {
+                    "file": run.document.display,
+                    "pointer": m.pointer,
+                    "span": [m.start, m.end],
+                    "text": m.text,
+                    "role": role,
+                    "status": status,
+                    "reason": reasons.get(m.key, ""),
+                }
+            )
     if fmt == "json":
         click.echo(json.dumps({"mentions": rows}, ensure_ascii=False))
     else:
         width = max((len(r["pointer"]) for r in rows), default=7)
         for r in rows:
             extra = f"  ({r['reason']})" if r["reason"] else ""
-            click.echo(f"{r['file']}  {r['pointer']:<{width}}  {r['text']:>10}  "
-                       f"{r['status']:<10} {r['role']}{extra}")
+            click.echo(
+                f"{r['file']}  {r['pointer']:<{width}}  {r['text']:>10}  "
+                f"{r['status']:<10} {r['role']}{extra}"
+            )
     sys.exit(1 if any(r["status"] in ("FAILED", "UNCHECKED") for r in rows) else 0)

@@ -32,8 +32,9 @@ class Workspace:
     def read(self, lesson: str = SEED, name: str = "lesson.json") -> str:
         return self.path(lesson, name).read_text(encoding="utf-8")
 
-    def edit(self, old: str, new: str, *, count: int = 1, lesson: str = SEED,
-             name: str = "lesson.json") -> int:
+    def edit(
+        self, old: str, new: str, *, count: int = 1, lesson: str = SEED, name: str = "lesson.json"
+    ) -> int:
         """Replace ``old`` by ``new`` (``count`` times, -1 for all); return new's offset."""
         text = self.read(lesson, name)
         assert old in text, f"{old!r} not in {name}"

@@ -7,8 +7,19 @@ from pathlib import Path
 from rlkl.claims.pipeline import regen_paths
 from tests.claims.helpers import SEED, Workspace, codes
 
-VERIFY = {"RLKL401", "RLKL402", "RLKL403", "RLKL404", "RLKL405", "RLKL406", "RLKL407",
-          "RLKL408", "RLKL410", "RLKL420", "RLKL607"}
+VERIFY = {
+    "RLKL401",
+    "RLKL402",
+    "RLKL403",
+    "RLKL404",
+    "RLKL405",
+    "RLKL406",
+    "RLKL407",
+    "RLKL408",
+    "RLKL410",
+    "RLKL420",
+    "RLKL607",
+}
 
 
 def _regen_then_clean(space: Workspace) -> None:
@@ -56,10 +67,12 @@ def test_regen_fix_rewrites_only_dependent_numbers(tmp_path: Path) -> None:
     assert result.summary()["errors"] == 0, result.diagnostics
     assert report.fixed == {space.path(): 10}
     after = space.read()
-    expected = (before.replace("ratio is 1.4", "ratio is 1.6")
-                .replace("min(1.4×2,1.2×2)=2.4", "min(1.6×2,1.2×2)=2.4")
-                .replace("min(−2.8,−2.4)=−2.8", "min(−3.2,−2.4)=−3.2")
-                .replace("not the ratio 1.4", "not the ratio 1.6"))
+    expected = (
+        before.replace("ratio is 1.4", "ratio is 1.6")
+        .replace("min(1.4×2,1.2×2)=2.4", "min(1.6×2,1.2×2)=2.4")
+        .replace("min(−2.8,−2.4)=−2.8", "min(−3.2,−2.4)=−3.2")
+        .replace("not the ratio 1.4", "not the ratio 1.6")
+    )
     assert after == expected  # the numbers and nothing else; the quiz keeps its own inputs
     again, _ = regen_paths([space.root / SEED], fix=True)
     assert again.fixed == {} and again.updated == [] and len(again.unchanged) == 1

@@ -34,26 +34,30 @@ def test_one_item_per_claim_with_readable_ids(corpus: pytest.Pytester) -> None:
 
 
 def test_all_claims_pass(corpus: pytest.Pytester) -> None:
-    corpus.runpytest("content", "-p", "no:cacheprovider").assert_outcomes(
-        passed=len(_claims()) + 1)
+    corpus.runpytest("content", "-p", "no:cacheprovider").assert_outcomes(passed=len(_claims()) + 1)
 
 
 def test_failure_message_shows_expected_computed_and_precision(corpus: pytest.Pytester) -> None:
     lesson = corpus.path / "content" / SEED / "lesson.json"
-    lesson.write_text(lesson.read_text(encoding="utf-8").replace("ratio is 1.4", "ratio is 1.5", 1),
-                      encoding="utf-8")
+    lesson.write_text(
+        lesson.read_text(encoding="utf-8").replace("ratio is 1.4", "ratio is 1.5", 1),
+        encoding="utf-8",
+    )
     result = corpus.runpytest("content", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1, passed=len(_claims()))
-    result.stdout.fnmatch_lines([
-        "*claim ppo-ratio.ratio@/engineeringExample*",
-        "prose says 1.5 (1 decimal written)*",
-        "expected (computed): ratio = ppo_ratio_from_probs(p_new, p_old) -> 1.4",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*claim ppo-ratio.ratio@/engineeringExample*",
+            "prose says 1.5 (1 decimal written)*",
+            "expected (computed): ratio = ppo_ratio_from_probs(p_new, p_old) -> 1.4",
+        ]
+    )
 
 
 def test_works_under_xdist(corpus: pytest.Pytester) -> None:
     corpus.runpytest("content", "-n", "2", "-p", "no:cacheprovider").assert_outcomes(
-        passed=len(_claims()) + 1)
+        passed=len(_claims()) + 1
+    )
 
 
 def test_update_option_rewrites_fixtures_like_regen(corpus: pytest.Pytester) -> None:
@@ -61,19 +65,20 @@ def test_update_option_rewrites_fixtures_like_regen(corpus: pytest.Pytester) -> 
     good = fixture.read_text(encoding="utf-8")
     fixture.write_text(good.replace('"computed": 1.4', '"computed": 1.5', 1), encoding="utf-8")
     corpus.runpytest("content", "-p", "no:cacheprovider").assert_outcomes(
-        failed=1, passed=len(_claims()))
+        failed=1, passed=len(_claims())
+    )
     result = corpus.runpytest("content", "-n", "2", "--rlkl-update", "-p", "no:cacheprovider")
     result.stdout.fnmatch_lines(["rlkl: 1 fixtures updated, 0 unchanged, 0 removed"])
     assert fixture.read_text(encoding="utf-8") == good
-    corpus.runpytest("content", "-p", "no:cacheprovider").assert_outcomes(
-        passed=len(_claims()) + 1)
+    corpus.runpytest("content", "-p", "no:cacheprovider").assert_outcomes(passed=len(_claims()) + 1)
 
 
 def test_lesson_item_reports_unaccounted_numbers(corpus: pytest.Pytester) -> None:
     lesson = corpus.path / "content" / SEED / "lesson.json"
     text = lesson.read_text(encoding="utf-8")
-    lesson.write_text(text.replace("PPO is worked here only.", "PPO is worked 3 times.", 1),
-                      encoding="utf-8")
+    lesson.write_text(
+        text.replace("PPO is worked here only.", "PPO is worked 3 times.", 1), encoding="utf-8"
+    )
     result = corpus.runpytest("content", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1, passed=len(_claims()))
     result.stdout.fnmatch_lines(["*/description RLKL410 the number 3*"])
