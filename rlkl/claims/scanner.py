@@ -79,6 +79,8 @@ def scan(pointer: str, text: str) -> list[Mention]:
                 continue  # hyphenated compound: GPT-4, top-5, R1-Zero
         if end < len(text) and (_WORD.match(text[end]) or text[end].isdigit()):
             continue  # glued to a word: 3D, 2nd
+        if text[end : end + 1] == "." and text[end + 1 : end + 2].isdigit():
+            continue  # a version or section number: 1.2.3
         frac = match.group("frac") or ""
         exp = int((match.group("exp") or "0").replace(MINUS, "-"))
         digits = f"{match.group('int')}.{frac}" if frac else match.group("int")

@@ -41,36 +41,123 @@ def _line_column(text: str, needle: str) -> tuple[int, int]:
 
 # (id, old text, new text, code, pointer, text the diagnostic points at, words in the message)
 FAULTS = [
-    ("sd-k2-computed", "0.388281, 0.033849 and", "0.388281, 0.033894 and", "RLKL401",
-     "/engineeringExample", "0.033894 and",
-     ["sd_k2", "estimator='k2'", "= 0.033849", "6 decimals written", "not 0.033894"]),
-    ("k1-sign-dropped", "and −0.510826, k2", "and 0.510826, k2", "RLKL401",
-     "/engineeringExample", "0.510826, k2", ["k1_second", "= -0.510826", "not 0.510826"]),
-    ("kl-reverse-value", "is 0.087177 nats", "is 0.082283 nats", "RLKL401",
-     "/engineeringExample", "0.082283 nats. Under",
-     ["kl_divergence([0.5, 0.5], [0.7, 0.3])", "= 0.087177", "not 0.082283"]),
-    ("sample-mean-k3-as-exact", "and 0.084595 for", "and 0.082283 for", "RLKL401",
-     "/engineeringExample", "0.082283 for k1, k2 and k3.\"",
-     ["sampled_approx_kl([0.7, 0.3], [0.5, 0.5], 1000, 0, 'k3')", "= 0.084595", "not 0.082283"]),
-    ("seed-input-changed", "With seed 0 and", "With seed 1 and", "RLKL401",
-     "/engineeringExample", "678 times",
-     ["sampled_counts([0.7, 0.3], 1000, 1)", "= 687", "not 678"]),
-    ("count-wrong", "drawn 678 times", "drawn 679 times", "RLKL401", "/engineeringExample",
-     "679 times", ["sampled_counts([0.7, 0.3], 1000, 0)", "= 678", "not 679"]),
-    ("kl-literal-disagrees", "KL([0.7,0.3]‖[0.5,0.5])", "KL([0.6,0.4]‖[0.5,0.5])", "RLKL420",
-     "/engineeringExample", "0.6,0.4]‖", ["p_old", "must agree"]),
-    ("question-input-disagrees", "π_new = [0.5,0.5]. As", "π_new = [0.4,0.6]. As", "RLKL420",
-     "/check/question", "0.4,0.6]. As", ["p_new", "0.5, 0.5", "0.4, 0.6", "must agree"]),
-    ("answer-key-moved", '"answer": 0,', '"answer": 1,', "RLKL406", "/check/options/1",
-     "0.087177 nats, because samples", ["estimator='k3'", "= 0.082283", "not 0.087177"]),
-    ("distractor-is-answer", "0.078766 nats, because k3", "0.082283 nats, because k3", "RLKL407",
-     "/check/options/2", "0.082283 nats, because k3", ["is not", "estimator='k3'"]),
-    ("misconception-is-answer", "conclude: 0.087177", "conclude: 0.082283", "RLKL408",
-     "/misconception", "0.082283 nats, because the KL", ["must be wrong"]),
-    ("explanation-reverse-wrong", "The value 0.087177 is", "The value 0.078766 is", "RLKL401",
-     "/check/explanation", "0.078766 is the reversed", ["kl_reverse", "not 0.078766"]),
-    ("unaccounted-number", "and non-negative samples,", "and non-negative samples (2 of 2),",
-     "RLKL410", "/tradeoff", "2 of 2", ["not accounted for"]),
+    (
+        "sd-k2-computed",
+        "0.388281, 0.033849 and",
+        "0.388281, 0.033894 and",
+        "RLKL401",
+        "/engineeringExample",
+        "0.033894 and",
+        ["sd_k2", "estimator='k2'", "= 0.033849", "6 decimals written", "not 0.033894"],
+    ),
+    (
+        "k1-sign-dropped",
+        "and −0.510826, k2",
+        "and 0.510826, k2",
+        "RLKL401",
+        "/engineeringExample",
+        "0.510826, k2",
+        ["k1_second", "= -0.510826", "not 0.510826"],
+    ),
+    (
+        "kl-reverse-value",
+        "is 0.087177 nats",
+        "is 0.082283 nats",
+        "RLKL401",
+        "/engineeringExample",
+        "0.082283 nats. Under",
+        ["kl_divergence([0.5, 0.5], [0.7, 0.3])", "= 0.087177", "not 0.082283"],
+    ),
+    (
+        "sample-mean-k3-as-exact",
+        "and 0.084595 for",
+        "and 0.082283 for",
+        "RLKL401",
+        "/engineeringExample",
+        '0.082283 for k1, k2 and k3."',
+        ["sampled_approx_kl([0.7, 0.3], [0.5, 0.5], 1000, 0, 'k3')", "= 0.084595", "not 0.082283"],
+    ),
+    (
+        "seed-input-changed",
+        "With seed 0 and",
+        "With seed 1 and",
+        "RLKL401",
+        "/engineeringExample",
+        "678 times",
+        ["sampled_counts([0.7, 0.3], 1000, 1)", "= 687", "not 678"],
+    ),
+    (
+        "count-wrong",
+        "drawn 678 times",
+        "drawn 679 times",
+        "RLKL401",
+        "/engineeringExample",
+        "679 times",
+        ["sampled_counts([0.7, 0.3], 1000, 0)", "= 678", "not 679"],
+    ),
+    (
+        "kl-literal-disagrees",
+        "KL([0.7,0.3]‖[0.5,0.5])",
+        "KL([0.6,0.4]‖[0.5,0.5])",
+        "RLKL420",
+        "/engineeringExample",
+        "0.6,0.4]‖",
+        ["p_old", "must agree"],
+    ),
+    (
+        "question-input-disagrees",
+        "π_new = [0.5,0.5]. As",
+        "π_new = [0.4,0.6]. As",
+        "RLKL420",
+        "/check/question",
+        "0.4,0.6]. As",
+        ["p_new", "0.5, 0.5", "0.4, 0.6", "must agree"],
+    ),
+    (
+        "answer-key-moved",
+        '"answer": 0,',
+        '"answer": 1,',
+        "RLKL406",
+        "/check/options/1",
+        "0.087177 nats, because samples",
+        ["estimator='k3'", "= 0.082283", "not 0.087177"],
+    ),
+    (
+        "distractor-is-answer",
+        "0.078766 nats, because k3",
+        "0.082283 nats, because k3",
+        "RLKL407",
+        "/check/options/2",
+        "0.082283 nats, because k3",
+        ["is not", "estimator='k3'"],
+    ),
+    (
+        "misconception-is-answer",
+        "conclude: 0.087177",
+        "conclude: 0.082283",
+        "RLKL408",
+        "/misconception",
+        "0.082283 nats, because the KL",
+        ["must be wrong"],
+    ),
+    (
+        "explanation-reverse-wrong",
+        "The value 0.087177 is",
+        "The value 0.078766 is",
+        "RLKL401",
+        "/check/explanation",
+        "0.078766 is the reversed",
+        ["kl_reverse", "not 0.078766"],
+    ),
+    (
+        "unaccounted-number",
+        "and non-negative samples,",
+        "and non-negative samples (2 of 2),",
+        "RLKL410",
+        "/tradeoff",
+        "2 of 2",
+        ["not accounted for"],
+    ),
 ]
 
 
@@ -79,10 +166,13 @@ def test_shipped_lesson_checks_clean(tmp_path: Path) -> None:
     assert (code, diagnostics) == (0, [])
 
 
-@pytest.mark.parametrize(("old", "new", "code", "pointer", "at", "words"),
-                         [pytest.param(*case[1:], id=case[0]) for case in FAULTS])
-def test_planted_fault_is_caught(tmp_path: Path, old: str, new: str, code: str, pointer: str,
-                                 at: str, words: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("old", "new", "code", "pointer", "at", "words"),
+    [pytest.param(*case[1:], id=case[0]) for case in FAULTS],
+)
+def test_planted_fault_is_caught(
+    tmp_path: Path, old: str, new: str, code: str, pointer: str, at: str, words: list[str]
+) -> None:
     folder = _copy(tmp_path)
     lesson = folder / "lesson.json"
     text = lesson.read_text(encoding="utf-8")
@@ -94,10 +184,16 @@ def test_planted_fault_is_caught(tmp_path: Path, old: str, new: str, code: str, 
 
     assert exit_code == 1
     line, column = _line_column(edited, at)
-    hits = [d for d in diagnostics if d["code"] == code and d["pointer"] == pointer
-            and (d["line"], d["column"]) == (line, column)]
+    hits = [
+        d
+        for d in diagnostics
+        if d["code"] == code
+        and d["pointer"] == pointer
+        and (d["line"], d["column"]) == (line, column)
+    ]
     assert hits, f"no {code} at {pointer} {line}:{column}; got " + "; ".join(
-        f"{d['code']} {d['pointer']} {d['line']}:{d['column']} {d['message']}" for d in diagnostics)
+        f"{d['code']} {d['pointer']} {d['line']}:{d['column']} {d['message']}" for d in diagnostics
+    )
     message = hits[0]["message"]
     for word in words:
         assert word in message, f"{word!r} not in {message!r}"

@@ -50,46 +50,121 @@ def _position(text: str, needle: str) -> tuple[int, int]:
 # (id, old, new, code, pointer, text the diagnostic points at, words its message must hold)
 FAULTS = [
     # a computed number: the KL in nats, off in the fifth decimal
-    ("kl-nats-wrong", "is 0.381909 nats", "is 0.381919 nats", "RLKL401", "/engineeringExample",
-     "0.381919 nats", ["kl_divergence([0.6, 0.4], [0.2, 0.8])", "= 0.381909", "6 decimals written",
-                       "not 0.381919"]),
+    (
+        "kl-nats-wrong",
+        "is 0.381909 nats",
+        "is 0.381919 nats",
+        "RLKL401",
+        "/engineeringExample",
+        "0.381919 nats",
+        [
+            "kl_divergence([0.6, 0.4], [0.2, 0.8])",
+            "= 0.381909",
+            "6 decimals written",
+            "not 0.381919",
+        ],
+    ),
     # a computed vector component: the score-function estimate for the right action
-    ("estimate-right-wrong", "[0.36,−0.36]", "[0.36,−0.34]", "RLKL401", "/engineeringExample",
-     "−0.34]", ["reinforce_grad", "not −0.34"]),
+    (
+        "estimate-right-wrong",
+        "[0.36,−0.36]",
+        "[0.36,−0.34]",
+        "RLKL401",
+        "/engineeringExample",
+        "−0.34]",
+        ["reinforce_grad", "not −0.34"],
+    ),
     # the variance ratio in the tradeoff, computed from the two core variances
-    ("variance-ratio-wrong", "variance by 4.", "variance by 3.", "RLKL401", "/tradeoff",
-     "3. The KL", ["0.0768 / 0.0192", "not 3"]),
+    (
+        "variance-ratio-wrong",
+        "variance by 4.",
+        "variance by 3.",
+        "RLKL401",
+        "/tradeoff",
+        "3. The KL",
+        ["0.0768 / 0.0192", "not 3"],
+    ),
     # an input: the learning rate changes every number of the step
-    ("learning-rate-changed", "learning rate 1 gives", "learning rate 2 gives", "RLKL401",
-     "/engineeringExample", "0.611933,0.388067]",
-     ["reinforce_step", "lr=2", "= 0.623732", "not 0.611933"]),
+    (
+        "learning-rate-changed",
+        "learning rate 1 gives",
+        "learning rate 2 gives",
+        "RLKL401",
+        "/engineeringExample",
+        "0.611933,0.388067]",
+        ["reinforce_step", "lr=2", "= 0.623732", "not 0.611933"],
+    ),
     # an input stated twice must agree: π_ref in the derivation differs from the example
-    ("reference-disagrees", "π = [0.6,0.4] and π_ref = [0.2,0.8]",
-     "π = [0.6,0.4] and π_ref = [0.3,0.7]", "RLKL420", "/derivation/3", "0.3,0.7]",
-     ["pi_ref is 0.2, 0.8", "0.3, 0.7 here"]),
+    (
+        "reference-disagrees",
+        "π = [0.6,0.4] and π_ref = [0.2,0.8]",
+        "π = [0.6,0.4] and π_ref = [0.3,0.7]",
+        "RLKL420",
+        "/derivation/3",
+        "0.3,0.7]",
+        ["pi_ref is 0.2, 0.8", "0.3, 0.7 here"],
+    ),
     # a baseline factor that is not the stated policy component (the sum itself still holds)
-    ("baseline-factor-wrong", "0.6×1+0.4×0 = 0.6", "0.6×1+0.5×0 = 0.6", "RLKL405",
-     "/engineeringExample", "0.6×1+0.5×0", ["pi_right == pi_cur[1]", "pi_right = 0.5"]),
+    (
+        "baseline-factor-wrong",
+        "0.6×1+0.4×0 = 0.6",
+        "0.6×1+0.5×0 = 0.6",
+        "RLKL405",
+        "/engineeringExample",
+        "0.6×1+0.5×0",
+        ["pi_right == pi_cur[1]", "pi_right = 0.5"],
+    ),
     # the answer key moved to the baseline-attached distractor
-    ("answer-key-moved", '"answer": 0', '"answer": 2', "RLKL406", "/check/options/2",
-     "0.186512, because the baseline", ["answer", "= 0.024989", "not 0.186512"]),
+    (
+        "answer-key-moved",
+        '"answer": 0',
+        '"answer": 2',
+        "RLKL406",
+        "/check/options/2",
+        "0.186512, because the baseline",
+        ["answer", "= 0.024989", "not 0.186512"],
+    ),
     # a distractor that rounds to the answer is no distractor
-    ("distractor-is-answer", '"0.04, because the KL', '"0.02, because the KL', "RLKL407",
-     "/check/options/1", "0.02, because the KL penalty's gradient is π − π_ref.\",",
-     ["is not", "0.02"]),
+    (
+        "distractor-is-answer",
+        '"0.04, because the KL',
+        '"0.02, because the KL',
+        "RLKL407",
+        "/check/options/1",
+        "0.02, because the KL penalty's gradient is π − π_ref.\",",
+        ["is not", "0.02"],
+    ),
     # the explanation's reversed-KL arithmetic
-    ("explanation-reversed-wrong", "0.24−0.5×0.4 = 0.04", "0.24−0.5×0.4 = 0.05", "RLKL401",
-     "/check/explanation", "0.05. Differentiating", ["rev_kl_grad", "not 0.05"]),
+    (
+        "explanation-reversed-wrong",
+        "0.24−0.5×0.4 = 0.04",
+        "0.24−0.5×0.4 = 0.05",
+        "RLKL401",
+        "/check/explanation",
+        "0.05. Differentiating",
+        ["rev_kl_grad", "not 0.05"],
+    ),
     # the misconception must be a distractor's value, not the answer
-    ("misconception-is-answer", "conclude: 0.04", "conclude: 0.024989", "RLKL408",
-     "/misconception", "0.024989, because the KL penalty", ["must be wrong"]),
+    (
+        "misconception-is-answer",
+        "conclude: 0.04",
+        "conclude: 0.024989",
+        "RLKL408",
+        "/misconception",
+        "0.024989, because the KL penalty",
+        ["must be wrong"],
+    ),
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "code", "pointer", "at", "words"),
-                         [f[1:] for f in FAULTS], ids=[f[0] for f in FAULTS])
-def test_fault_is_caught_where_it_is(tmp_path: Path, old: str, new: str, code: str,
-                                     pointer: str, at: str, words: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("old", "new", "code", "pointer", "at", "words"),
+    [f[1:] for f in FAULTS],
+    ids=[f[0] for f in FAULTS],
+)
+def test_fault_is_caught_where_it_is(
+    tmp_path: Path, old: str, new: str, code: str, pointer: str, at: str, words: list[str]
+) -> None:
     folder = _copy(tmp_path)
     edited = _edit(folder, old, new)
     result = check_paths([folder])
@@ -112,8 +187,9 @@ def test_unit_swapped_breaks_the_binding(tmp_path: Path) -> None:
     assert bindings and all(d.file.endswith("claims.yaml") for d in bindings)
     assert any("is not in /engineeringExample" in d.message for d in bindings)
     # its numbers are then unaccounted for, each reported in the lesson
-    assert any(d.code == "RLKL410" and d.pointer == "/engineeringExample"
-               for d in result.diagnostics)
+    assert any(
+        d.code == "RLKL410" and d.pointer == "/engineeringExample" for d in result.diagnostics
+    )
 
 
 def test_shipped_lesson_passes_and_cli_exits_1_on_a_fault(tmp_path: Path) -> None:
@@ -121,11 +197,17 @@ def test_shipped_lesson_passes_and_cli_exits_1_on_a_fault(tmp_path: Path) -> Non
     runner = CliRunner()
     clean = runner.invoke(main, ["check", str(folder)])
     assert clean.exit_code == 0, clean.output
-    _edit(folder, "its gradient π ⊙ (log(π/π_ref) − KL) is [0.430022,",
-          "its gradient π ⊙ (log(π/π_ref) − KL) is [0.430023,")
+    _edit(
+        folder,
+        "its gradient π ⊙ (log(π/π_ref) − KL) is [0.430022,",
+        "its gradient π ⊙ (log(π/π_ref) − KL) is [0.430023,",
+    )
     faulty = runner.invoke(main, ["check", "--format", "json", str(folder)])
     assert faulty.exit_code == 1, faulty.output
     report = json.loads(faulty.output)
-    hits = [d for d in report["diagnostics"]
-            if d["code"] == "RLKL401" and d["pointer"] == "/engineeringExample"]
+    hits = [
+        d
+        for d in report["diagnostics"]
+        if d["code"] == "RLKL401" and d["pointer"] == "/engineeringExample"
+    ]
     assert any("kl_grad" in d["message"] and "not 0.430023" in d["message"] for d in hits), hits

@@ -1,0 +1,79 @@
+"""Mistakes in claims.yaml get located diagnostics, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.claims.helpers import SEED, Workspace, find
+
+GOOD = "lesson: policy-gradient-kl-control\nclaims:\n"
+
+
+@pytest.mark.parametrize(
+    ("yaml", "code", "pointer", "line"),
+    [
+        ("claims: [\n", "RLKL601", "", 2),
+        ("claims:\n  - id: a\n    says: x {y}\n    bogus: 1\n", "RLKL601", "/claims/0", 2),
+        ("claims:\n  - id: A B\n    says: x {y}\n", "RLKL601", "/claims/0/id", 2),
+        ("claims:\n  - id: a\n    says: ratio 1.4 is {y}\n", "RLKL602", "/claims/0/says", 3),
+        (
+            "claims:\n  - {id: a, says: 'x {y}'}\n  - {id: a, says: 'z {w}'}\n",
+            "RLKL603",
+            "/claims/1",
+            3,
+        ),
+        (
+            "claims:\n  - id: a\n    says: x {y}\n    where: {z: '1'}\n",
+            "RLKL604",
+            "/claims/0/where/z",
+            4,
+        ),
+        (
+            "claims:\n  - id: a\n    says: x {y}\n    where: {y: 'import os'}\n",
+            "RLKL606",
+            "/claims/0/where/y",
+            4,
+        ),
+        ("claims:\n  - id: a\n    says: x {pi}\n", "RLKL610", "/claims/0/says", 3),
+        ("lesson: other-lesson\n", "RLKL609", "/lesson", 1),
+        (
+            "claims:\n  - id: a\n    in: /engineeringExample\n    says: no such {y} sentence\n",
+            "RLKL607",
+            "/claims/0/says",
+            4,
+        ),
+        (
+            "claims:\n  - id: a\n    in: /engineeringExample\n    says: 'ratio is {r}.'\n"
+            "    where: {r: 'nothing_known * 2'}\n",
+            "RLKL608",
+            "/claims/0/where/r",
+            5,
+        ),
+        (
+            "claims:\n  - id: a\n    in: /engineeringExample\n    says: 'ratio is {r}.'\n"
+            "    where: {r: 'kl_divergence([0.5, 0.6], [0.5, 0.5])'}\n",
+            "RLKL421",
+            "/claims/0/where/r",
+            5,
+        ),
+    ],
+)
+def test_binding_mistakes_are_located(
+    tmp_path: Path, yaml: str, code: str, pointer: str, line: int
+) -> None:
+    space = Workspace.copy(tmp_path)
+    space.path(name="claims.yaml").write_text(yaml, encoding="utf-8")
+    result = space.check()
+    hits = find(result, code, pointer)
+    assert hits, [(d.code, d.pointer, d.line, d.message) for d in result.diagnostics]
+    assert hits[0].file.endswith(f"{SEED}/claims.yaml")
+    assert hits[0].line == line
+
+
+def test_broken_bindings_do_not_flood_with_unaccounted_numbers(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.path(name="claims.yaml").write_text("claims: [\n", encoding="utf-8")
+    codes = {d.code for d in space.check().diagnostics}
+    assert "RLKL601" in codes and "RLKL410" not in codes

@@ -1,0 +1,80 @@
+"""The safe expression evaluator: arithmetic and core calls yes, anything else no."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from rlkl.claims import expr
+from rlkl.claims.precision import agrees
+
+
+def _eval(source: str, **env: object) -> object:
+    return expr.evaluate(expr.parse(source), env)
+
+
+def test_prose_operators_and_core_calls() -> None:
+    assert _eval("min(1.4×2,1.2×2)") == pytest.approx(2.4)
+    assert _eval("−2.8 ÷ 2") == pytest.approx(-1.4)
+    assert _eval("ppo_clip_objective(r, A, eps)", r=1.4, A=-2.0, eps=0.2) == pytest.approx(-2.8)
+    assert _eval("kl_divergence([0.7, 0.3], [0.5, 0.5], base=2)") == pytest.approx(
+        0.08228287850505173 / math.log(2)
+    )
+    assert _eval("v[1] * 2", v=[1.0, 3.0]) == 6.0
+    assert _eval("clip_boundary(1, 0.2)") == pytest.approx(1.2, abs=1e-12)
+    assert _eval("clip_boundary(-1, 0.2)") == pytest.approx(0.8, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "__import__('os').system('true')",
+        "(1).__class__",
+        "open('x')",
+        "lambda: 1",
+        "[x for x in [1]]",
+        "eval('1')",
+        "a if b else c",
+        "{'a': 1}",
+    ],
+)
+def test_rejects_anything_but_the_whitelist(source: str) -> None:
+    with pytest.raises(expr.ExprError):
+        expr.evaluate(expr.parse(source), {"a": 1, "b": 1, "c": 1})
+
+
+def test_huge_powers_and_bad_math_are_errors_not_crashes() -> None:
+    with pytest.raises(expr.ExprError):
+        _eval("10 ** 1000")
+    with pytest.raises(expr.ExprError):
+        _eval("kl_divergence([0.5, 0.6], [0.5, 0.5])")
+    with pytest.raises(expr.ExprError):
+        _eval("x + 1")
+
+
+def test_literal_arithmetic_is_recognised_only_for_literals() -> None:
+    assert expr.is_arithmetic(expr.parse("min(1.4×2,1.2×2)"))
+    assert not expr.is_arithmetic(expr.parse("r * 2"))
+    assert not expr.is_arithmetic(expr.parse("1.4 and min(1, 2)"))
+    assert not expr.is_arithmetic(expr.parse("2, 3"))
+    assert not expr.is_arithmetic(expr.parse("2"))
+
+
+@pytest.mark.parametrize(
+    ("computed", "written", "decimals", "ok"),
+    [
+        (0.7 / 0.5, "1.4", 1, True),
+        (0.08228287850505173, "0.082283", 6, True),
+        (0.08228287850505173, "0.082284", 6, False),
+        (0.08228287850505173, "0.0823", 4, True),
+        (0.25, "0.2", 1, True),  # an exact tie is accepted either way
+        (0.25, "0.3", 1, True),
+        (0.26, "0.2", 1, False),
+        (math.inf, "1", 0, False),
+    ],
+)
+def test_precision_rule(computed: float, written: str, decimals: int, ok: bool) -> None:
+    from decimal import Decimal
+
+    assert agrees(computed, Decimal(written), decimals) is ok

@@ -1,0 +1,61 @@
+"""Numeric mentions: what counts as a number, its value and written precision."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from rlkl.claims.scanner import format_number, scan
+
+
+def _texts(text: str) -> list[str]:
+    return [m.text for m in scan("/x", text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ratio is 1.4.", ["1.4"]),
+        ("advantage +2 and −2 and -3", ["+2", "−2", "-3"]),
+        ("min(1.4×2,1.2×2)=2.4", ["1.4", "2", "1.2", "2", "2.4"]),
+        ("KL([0.7,0.3] || [0.5,0.5])", ["0.7", "0.3", "0.5", "0.5"]),
+        ("r − 1 and r−1 and (r - 1)", ["1", "1", "1"]),
+        ("k1, k3, R1-Zero, GPT-4, v1, W11, 3D, 2nd", []),
+        ("12.5% of runs", ["12.5%"]),
+        ("a rate of 1e-3", ["1e-3"]),
+        ("on 2026-10-25", ["2026", "10", "25"]),
+        ("version 1.2.3", []),
+    ],
+)
+def test_mentions(text: str, expected: list[str]) -> None:
+    assert _texts(text) == expected
+
+
+def test_value_sign_and_precision() -> None:
+    (minus,) = scan("/x", "is −2.80 here")
+    assert minus.value == Decimal("-2.80") and minus.decimals == 2
+    assert (minus.start, minus.end) == (3, 8)
+    (pct,) = scan("/x", "12.5%")
+    assert pct.value == Decimal("0.125") and pct.decimals == 3
+    (sci,) = scan("/x", "2.5e-3")
+    assert sci.value == Decimal("0.0025") and sci.decimals == 4
+    (binary,) = scan("/x", "x − 2")  # a detached minus is an operator, not a sign
+    assert binary.value == Decimal(2)
+
+
+@pytest.mark.parametrize(
+    ("value", "written", "expected"),
+    [
+        (1.5999999999999999, "1.4", "1.6"),
+        (-3.2, "−2.8", "−3.2"),
+        (-3.2, "-2.8", "-3.2"),
+        (2.0, "+2", "+2"),
+        (-0.0, "0", "0"),
+        (0.0823, "0.082283", "0.082300"),
+        (0.125, "10.0%", "12.5%"),
+    ],
+)
+def test_format_number_keeps_the_written_style(value: float, written: str, expected: str) -> None:
+    (like,) = scan("/x", written)
+    assert format_number(value, like) == expected
