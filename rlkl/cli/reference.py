@@ -1,0 +1,32 @@
+"""The CLI reference in the README, generated from the commands themselves.
+
+``python -m rlkl.cli.reference`` prints it; a test asserts the README block between the
+``cli:start``/``cli:end`` markers is current, so the docs cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from rlkl.cli import main
+
+
+def reference() -> str:
+    """Markdown: ``rlkl --help`` and each subcommand's ``--help``, in order."""
+    parts = []
+    width: dict[str, Any] = {"terminal_width": 100, "max_content_width": 100}
+    root = click.Context(main, info_name="rlkl", **main.context_settings, **width)
+    parts.append(f"### `rlkl`\n\n```text\n{main.get_help(root)}\n```\n")
+    for name in main.list_commands(root):
+        command = main.get_command(root, name)
+        assert command is not None
+        ctx = click.Context(command, info_name=name, parent=root, **command.context_settings,
+                            **width)
+        parts.append(f"### `rlkl {name}`\n\n```text\n{command.get_help(ctx)}\n```\n")
+    return "\n".join(parts)
+
+
+if __name__ == "__main__":
+    print(reference(), end="")
