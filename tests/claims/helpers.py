@@ -46,6 +46,54 @@ class Workspace:
         return check_paths([self.root / lesson])
 
 
+def copy_lesson(tmp_path: Path, lesson: str) -> Path:
+    """A copy of one lesson folder (lesson, bindings, fixtures) beside the catalog."""
+    return Workspace.copy(tmp_path, lesson).root / lesson
+
+
+def edit_once(folder: Path, old: str, new: str) -> str:
+    """Replace the single occurrence of ``old`` in ``folder/lesson.json``; return the new text."""
+    path = folder / "lesson.json"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in lesson.json"
+    edited = text.replace(old, new)
+    path.write_text(edited, encoding="utf-8")
+    return edited
+
+
+def position(text: str, needle: str) -> tuple[int, int]:
+    """1-based (line, column) of the first ``needle``; a ``^`` in it marks the character meant."""
+    skip = max(needle.find("^"), 0)
+    needle = needle.replace("^", "", 1)
+    assert needle in text, f"{needle!r} is not in the text"
+    offset = text.index(needle) + skip
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def assert_fault_located(
+    tmp_path: Path,
+    lesson: str,
+    edit: tuple[str, str],
+    code: str,
+    pointer: str,
+    at: str,
+    words: list[str],
+) -> None:
+    """Plant ``edit`` (old, new) in a copy of ``lesson``; ``check`` must fail with ``code`` at
+    ``pointer``, at the line and column of ``at`` in the edited file, naming ``words``."""
+    folder = copy_lesson(tmp_path, lesson)
+    edited = edit_once(folder, *edit)
+    result = check_paths([folder])
+    assert result.summary()["errors"] > 0  # `rlkl check` exits 1
+    found = find(result, code, pointer)
+    assert found, [f"{d.code} {d.pointer}: {d.message}" for d in result.diagnostics]
+    line, column = position(edited, at)
+    located = [d for d in found if (d.line, d.column) == (line, column)]
+    assert located, [(d.line, d.column, d.message) for d in found]
+    for word in words:
+        assert any(word in d.message for d in located), (word, [d.message for d in located])
+
+
 def column_of(text: str, needle: str, *, start: int = 0) -> tuple[int, int]:
     """1-based (line, column) of the first ``needle`` at or after ``start``."""
     offset = text.index(needle, start)

@@ -9,34 +9,20 @@ line and column of the edited text, whose message names what was computed.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from rlkl.cli import main
+from tests.claims.helpers import copy_lesson, position
 
-CONTENT = Path(__file__).resolve().parents[2] / "content"
 LESSON = "kl-direction-estimators"
-
-
-def _copy(tmp_path: Path) -> Path:
-    root = tmp_path / "content"
-    root.mkdir()
-    shutil.copy(CONTENT / "catalog.json", root / "catalog.json")
-    shutil.copytree(CONTENT / LESSON, root / LESSON)
-    return root / LESSON
 
 
 def _check(folder: Path) -> tuple[int, list[dict]]:
     result = CliRunner().invoke(main, ["check", str(folder), "--format", "json"])
     return result.exit_code, json.loads(result.output)["diagnostics"]
-
-
-def _line_column(text: str, needle: str) -> tuple[int, int]:
-    offset = text.index(needle)
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 # (id, old text, new text, code, pointer, text the diagnostic points at, words in the message)
@@ -162,7 +148,7 @@ FAULTS = [
 
 
 def test_shipped_lesson_checks_clean(tmp_path: Path) -> None:
-    code, diagnostics = _check(_copy(tmp_path))
+    code, diagnostics = _check(copy_lesson(tmp_path, LESSON))
     assert (code, diagnostics) == (0, [])
 
 
@@ -173,7 +159,7 @@ def test_shipped_lesson_checks_clean(tmp_path: Path) -> None:
 def test_planted_fault_is_caught(
     tmp_path: Path, old: str, new: str, code: str, pointer: str, at: str, words: list[str]
 ) -> None:
-    folder = _copy(tmp_path)
+    folder = copy_lesson(tmp_path, LESSON)
     lesson = folder / "lesson.json"
     text = lesson.read_text(encoding="utf-8")
     assert text.count(old) == 1, f"{old!r} must occur once"
@@ -183,7 +169,7 @@ def test_planted_fault_is_caught(
     exit_code, diagnostics = _check(folder)
 
     assert exit_code == 1
-    line, column = _line_column(edited, at)
+    line, column = position(edited, at)
     hits = [
         d
         for d in diagnostics

@@ -9,55 +9,16 @@ at the line and column of the edited text, with a message that shows what was co
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from rlkl.claims.pipeline import CheckResult, check_paths
+from rlkl.claims.pipeline import check_paths
 from rlkl.cli import main
-from rlkl.diagnostics import Diagnostic
+from tests.claims.helpers import assert_fault_located, copy_lesson, edit_once, find
 
-CONTENT = Path(__file__).resolve().parents[2] / "content"
 LESSON = "ppo-clipped-objective"
-
-
-def _copy(tmp_path: Path) -> Path:
-    """A copy of the lesson folder (lesson, bindings, fixtures) next to a copy of the catalog."""
-    root = tmp_path / "content"
-    root.mkdir()
-    shutil.copy(CONTENT / "catalog.json", root / "catalog.json")
-    shutil.copytree(CONTENT / LESSON, root / LESSON)
-    return root / LESSON
-
-
-def _edit(folder: Path, old: str, new: str) -> str:
-    """Replace the single occurrence of ``old`` in lesson.json by ``new``; return the new text."""
-    path = folder / "lesson.json"
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in lesson.json"
-    edited = text.replace(old, new)
-    path.write_text(edited, encoding="utf-8")
-    return edited
-
-
-def _position(text: str, needle: str) -> tuple[int, int]:
-    """1-based (line, column in characters) of the single occurrence of ``needle``.
-
-    A ``^`` in ``needle`` marks the character meant (default: its first character); the text
-    before it only makes the needle unique.
-    """
-    skip = max(needle.find("^"), 0)
-    needle = needle.replace("^", "", 1)
-    assert text.count(needle) == 1, f"{needle!r} occurs {text.count(needle)} times"
-    offset = text.index(needle) + skip
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def _errors(result: CheckResult, code: str, pointer: str) -> list[Diagnostic]:
-    return [d for d in result.diagnostics if d.code == code and d.pointer == pointer]
 
 
 # (id, old, new, code, pointer, text the diagnostic points at, words the message must hold)
@@ -229,49 +190,34 @@ FAULTS = [
 def test_fault_is_caught_where_it_is(
     tmp_path: Path, old: str, new: str, code: str, pointer: str, at: str, words: list[str]
 ) -> None:
-    folder = _copy(tmp_path)
-    edited = _edit(folder, old, new)
-    result = check_paths([folder])
-    assert result.summary()["errors"] > 0  # `rlkl check` exits 1
-    found = _errors(result, code, pointer)
-    assert found, f"no {code} at {pointer}; got " + "; ".join(
-        f"{d.code} {d.pointer}: {d.message}" for d in result.diagnostics
-    )
-    line, column = _position(edited, at)
-    located = [d for d in found if (d.line, d.column) == (line, column)]
-    assert located, f"{code} at {pointer} is not at {line}:{column} ({at!r}): " + "; ".join(
-        f"{d.line}:{d.column} {d.message}" for d in found
-    )
-    message = located[0].message
-    for word in words:
-        assert word in message, f"{word!r} not in {message!r}"
+    assert_fault_located(tmp_path, LESSON, (old, new), code, pointer, at, words)
 
 
 def test_answer_key_moved_also_flags_the_old_key(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
-    _edit(folder, '"answer": 0', '"answer": 2')
+    folder = copy_lesson(tmp_path, LESSON)
+    edit_once(folder, '"answer": 0', '"answer": 2')
     result = check_paths([folder])
-    assert _errors(result, "RLKL407", "/check/options/0")  # −1.6 is now a "distractor"
+    assert find(result, "RLKL407", "/check/options/0")  # −1.6 is now a "distractor"
 
 
 def test_quiz_input_changed_breaks_explanation_and_condition(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
-    _edit(folder, "ratio ρ = 0.5 and advantage", "ratio ρ = 0.9 and advantage")
+    folder = copy_lesson(tmp_path, LESSON)
+    edit_once(folder, "ratio ρ = 0.5 and advantage", "ratio ρ = 0.9 and advantage")
     result = check_paths([folder])
-    assert _errors(result, "RLKL406", "/check/explanation")
-    assert _errors(result, "RLKL401", "/check/explanation")  # raw product, clipped, inverted
+    assert find(result, "RLKL406", "/check/explanation")
+    assert find(result, "RLKL401", "/check/explanation")  # raw product, clipped, inverted
     # "the lower threshold is the side that binds" no longer holds for ρ = 0.9
     assert any(
-        "quiz_rho < lower" in d.message for d in _errors(result, "RLKL405", "/check/explanation")
+        "quiz_rho < lower" in d.message for d in find(result, "RLKL405", "/check/explanation")
     )
 
 
 def test_cli_exit_codes_and_pointer(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
+    folder = copy_lesson(tmp_path, LESSON)
     runner = CliRunner()
     clean = runner.invoke(main, ["check", str(folder)])
     assert clean.exit_code == 0, clean.output
-    _edit(folder, "a ratio above 1.2 receives", "a ratio above 1.3 receives")
+    edit_once(folder, "a ratio above 1.2 receives", "a ratio above 1.3 receives")
     broken = runner.invoke(main, ["check", str(folder)])
     assert broken.exit_code == 1
     assert "/derivation/1 RLKL401" in broken.output

@@ -10,7 +10,6 @@ computed from what.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,33 +17,9 @@ from click.testing import CliRunner
 
 from rlkl.claims.pipeline import check_paths
 from rlkl.cli import main
+from tests.claims.helpers import assert_fault_located, copy_lesson, edit_once
 
-CONTENT = Path(__file__).resolve().parents[2] / "content"
 LESSON = "reinforce-baseline-kl"
-
-
-def _copy(tmp_path: Path) -> Path:
-    root = tmp_path / "content"
-    root.mkdir()
-    shutil.copy(CONTENT / "catalog.json", root / "catalog.json")
-    shutil.copytree(CONTENT / LESSON, root / LESSON)
-    return root / LESSON
-
-
-def _edit(folder: Path, old: str, new: str) -> str:
-    path = folder / "lesson.json"
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} must occur once in the lesson"
-    edited = text.replace(old, new)
-    path.write_text(edited, encoding="utf-8")
-    return edited
-
-
-def _position(text: str, needle: str) -> tuple[int, int]:
-    """1-based (line, column in characters) of the unique ``needle``."""
-    assert text.count(needle) == 1, f"{needle!r} must occur once in the edited lesson"
-    offset = text.index(needle)
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 # (id, old, new, code, pointer, text the diagnostic points at, words its message must hold)
@@ -165,23 +140,13 @@ FAULTS = [
 def test_fault_is_caught_where_it_is(
     tmp_path: Path, old: str, new: str, code: str, pointer: str, at: str, words: list[str]
 ) -> None:
-    folder = _copy(tmp_path)
-    edited = _edit(folder, old, new)
-    result = check_paths([folder])
-    assert result.summary()["errors"] > 0
-    found = [d for d in result.diagnostics if d.code == code and d.pointer == pointer]
-    assert found, [f"{d.code} {d.pointer} {d.message}" for d in result.diagnostics]
-    line, column = _position(edited, at)
-    located = [d for d in found if (d.line, d.column) == (line, column)]
-    assert located, [(d.line, d.column, d.message) for d in found]
-    for word in words:
-        assert any(word in d.message for d in located), (word, [d.message for d in located])
+    assert_fault_located(tmp_path, LESSON, (old, new), code, pointer, at, words)
 
 
 def test_unit_swapped_breaks_the_binding(tmp_path: Path) -> None:
     """Calling the bits value "nats" no longer matches the bound sentence (in claims.yaml)."""
-    folder = _copy(tmp_path)
-    _edit(folder, "0.550978 bits", "0.550978 nats")
+    folder = copy_lesson(tmp_path, LESSON)
+    edit_once(folder, "0.550978 bits", "0.550978 nats")
     result = check_paths([folder])
     bindings = [d for d in result.diagnostics if d.code == "RLKL607"]
     assert bindings and all(d.file.endswith("claims.yaml") for d in bindings)
@@ -193,11 +158,11 @@ def test_unit_swapped_breaks_the_binding(tmp_path: Path) -> None:
 
 
 def test_shipped_lesson_passes_and_cli_exits_1_on_a_fault(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
+    folder = copy_lesson(tmp_path, LESSON)
     runner = CliRunner()
     clean = runner.invoke(main, ["check", str(folder)])
     assert clean.exit_code == 0, clean.output
-    _edit(
+    edit_once(
         folder,
         "its gradient π ⊙ (log(π/π_ref) − KL) is [0.430022,",
         "its gradient π ⊙ (log(π/π_ref) − KL) is [0.430023,",
