@@ -4,10 +4,13 @@ Each ``fixtures.json`` that sits next to a ``lesson.json`` is collected; it yiel
 item per recorded claim (named by the claim id) and one ``lesson`` item for everything not
 tied to a claim (validation, unaccounted numbers, bindings, orphaned fixtures). An item
 recomputes its claim from the current lesson with rlkl.core, so a failure shows what the
-prose says, what was computed from what, and the written precision.
+prose says, what was computed from what, and the written precision. A ``lesson.json`` below
+the content folders (ini option ``rlkl_content``, default ``content``) that has no fixtures
+yet is collected too, as one ``lesson`` item, so a new lesson is never silently skipped.
 
-``--rlkl-update`` rewrites the fixtures after the run, exactly like ``rlkl regen`` (on the
-controller only under pytest-xdist, once, at the end of the session).
+``--rlkl-update`` rewrites the fixtures of the lessons below the content folders (those named
+on the command line, if any) after the run, exactly like ``rlkl regen`` — on the controller
+only under pytest-xdist, once, at the end of the session.
 """
 
 from __future__ import annotations
@@ -37,10 +40,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="after the run, rewrite the claim fixtures (same as `rlkl regen`).",
     )
+    parser.addini(
+        "rlkl_content",
+        type="paths",
+        default=["content"],
+        help="folders (relative to the ini file) whose lessons are claim tests.",
+    )
+
+
+def _content_roots(config: pytest.Config) -> list[Path]:
+    return [Path(p).resolve() for p in config.getini("rlkl_content")]
+
+
+def _inside(path: Path, roots: list[Path]) -> bool:
+    return any(path == root or root in path.parents for root in roots)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.name == FILENAME and (file_path.parent / LESSON).is_file():
+        return LessonFixtures.from_parent(parent, path=file_path)
+    if (
+        file_path.name == LESSON
+        and not (file_path.parent / FILENAME).exists()
+        and _inside(file_path.resolve(), _content_roots(parent.config))
+    ):
         return LessonFixtures.from_parent(parent, path=file_path)
     return None
 
@@ -58,7 +81,8 @@ class LessonFixtures(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         try:
-            recorded = json.loads(self.path.read_text(encoding="utf-8")).get("claims", [])
+            fixture = self.path.parent / FILENAME
+            recorded = json.loads(fixture.read_text(encoding="utf-8")).get("claims", [])
         except (OSError, ValueError, AttributeError):
             recorded = []
         yield LessonItem.from_parent(self, name="lesson")
@@ -160,13 +184,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     if not config.getoption("rlkl_update") or hasattr(config, "workerinput"):
         return
-    roots = [Path(arg.split("::")[0]) for arg in config.args] or [config.rootpath]
+    content = _content_roots(config)
+    asked = [Path(arg.split("::")[0]).resolve() for arg in config.args]
     lessons = sorted(
         {
-            p.parent
-            for root in roots
-            if root.exists()
-            for p in ([root] if root.name == LESSON else root.rglob(LESSON))
+            lesson.parent
+            for root in content
+            if root.is_dir()
+            for lesson in root.rglob(LESSON)
+            if not asked or _inside(lesson, asked) or any(a in root.parents for a in asked)
         }
     )
     if lessons:

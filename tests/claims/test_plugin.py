@@ -73,6 +73,23 @@ def test_update_option_rewrites_fixtures_like_regen(corpus: pytest.Pytester) -> 
     corpus.runpytest("content", "-p", "no:cacheprovider").assert_outcomes(passed=len(_claims()) + 1)
 
 
+def test_lesson_without_fixtures_is_not_skipped(corpus: pytest.Pytester) -> None:
+    (corpus.path / "content" / SEED / "fixtures.json").unlink()
+    result = corpus.runpytest("content", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*RLKL501 no fixtures for this lesson's*"])
+
+
+def test_update_writes_only_below_the_content_folders(corpus: pytest.Pytester) -> None:
+    elsewhere = corpus.path / "tests" / "data" / SEED
+    shutil.copytree(CONTENT / SEED, elsewhere)
+    (elsewhere / "fixtures.json").unlink()
+    (corpus.path / "content" / SEED / "fixtures.json").unlink()
+    corpus.runpytest("--rlkl-update", "-p", "no:cacheprovider", "--co")
+    assert (corpus.path / "content" / SEED / "fixtures.json").is_file()
+    assert not (elsewhere / "fixtures.json").exists()
+
+
 def test_lesson_item_reports_unaccounted_numbers(corpus: pytest.Pytester) -> None:
     lesson = corpus.path / "content" / SEED / "lesson.json"
     text = lesson.read_text(encoding="utf-8")
