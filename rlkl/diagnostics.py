@@ -97,6 +97,7 @@ CODES: dict[str, str] = {
     "RLKL408": "the misconception's value is the answer or no distractor's value",
     "RLKL410": "a number in the prose is neither checked nor exempt",
     "RLKL411": "a number is both exempt and checked",
+    "RLKL412": "an exempt number differs from the value its exemption expects",
     "RLKL420": "a named quantity has different values in different places",
     "RLKL421": "an expression cannot be computed",
     # RLKL5xx: fixtures.

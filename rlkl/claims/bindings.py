@@ -63,6 +63,7 @@ class Claim:
 class Exemption:
     template: Template
     reason: str
+    equals: dict[str, str]  # slot -> the value it must have, as written in the bindings
 
 
 @dataclass(frozen=True)
@@ -258,7 +259,11 @@ def load_bindings(path: Path) -> Bindings:
         )
     for i, entry in enumerate(data.get("exempt", [])):
         bindings.exemptions.append(
-            Exemption(_template(root, ["exempt", i], entry), entry["reason"])
+            Exemption(
+                _template(root, ["exempt", i], entry),
+                entry["reason"],
+                {k: str(v) for k, v in entry.get("equals", {}).items()},
+            )
         )
     if "quiz" in data:
         quiz = data["quiz"]

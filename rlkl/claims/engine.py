@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -612,6 +613,14 @@ class _Lesson:
                             )
                             continue
                         self.out.roles[mention.key] = "exempt"
+                        expected = exemption.equals.get(slot.name)
+                        if expected is not None and mention.value != Decimal(expected):
+                            self.at_mention(
+                                mention,
+                                "RLKL412",
+                                f"{mention.text} is exempt as {{{slot.name}}}, which must be "
+                                f"{expected}: {exemption.reason}",
+                            )
                         self.out.exempt.append(
                             Exempt(
                                 mention,

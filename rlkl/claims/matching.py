@@ -20,7 +20,10 @@ import parse
 from rlkl.claims import expr
 from rlkl.claims.scanner import Mention
 
-_NUM = r"[+\-\u2212]?\d+(?:\.\d+)?(?:[eE][+\-\u2212]?\d+)?%?"
+_NUM = (
+    r"(?:[+\-\u2212\u2010-\u2013\ufe63\uff0d]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+\-\u2212]?\d+)?%?"
+    r"|[\u00bc-\u00be\u2150-\u215e\u221e]|\u207b?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)"
+)
 _LIST = rf"\[\s*{_NUM}(?:\s*,\s*{_NUM})*\s*\]"
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(list|unit))?\}")
 _UNIT = r"nats?|bits?"
@@ -86,9 +89,7 @@ def _compile(says: str) -> tuple[parse.Parser, tuple[tuple[str, str, str], ...]]
 
     escaped = _SLOT.sub(rename, says.replace("{{", "\0").replace("}}", "\1"))
     pattern = escaped.replace("\0", "{{").replace("\1", "}}")
-    parser = parse.compile(
-        pattern, extra_types=_TYPES, case_sensitive=True
-    )
+    parser = parse.compile(pattern, extra_types=_TYPES, case_sensitive=True)
     return parser, tuple(fields)
 
 

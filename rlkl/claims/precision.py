@@ -9,19 +9,29 @@ float noise of 1e-12 relative at the boundary (0.15000000000000002 still ties at
 from __future__ import annotations
 
 import math
-from decimal import Decimal
+from decimal import Decimal, localcontext
+
+from rlkl.claims.scanner import WIDE
 
 _NOISE = Decimal("1e-12")
 
 
 def agrees(computed: float, authored: Decimal, decimals: int) -> bool:
-    """True when ``computed`` rounds to ``authored`` at ``decimals`` decimals."""
-    if not math.isfinite(computed):
-        return False
-    exact = Decimal(computed)
-    half = Decimal(5).scaleb(-(decimals + 1))
-    slack = _NOISE * max(Decimal(1), abs(exact))
-    return abs(exact - authored) <= half + slack
+    """True when ``computed`` rounds to ``authored`` at ``decimals`` decimals.
+
+    A bare ``0`` (no decimals) claims an exact zero: it accepts only |computed| ≤ 1e-12,
+    not everything below 0.5 (``derivative is 0``, ``KL is 0 nats``). ``∞`` accepts only
+    the same infinity.
+    """
+    if authored.is_infinite() or not math.isfinite(computed):
+        return float(authored) == computed
+    with localcontext(WIDE):
+        exact = Decimal(computed)
+        if decimals == 0 and authored == 0:
+            return abs(exact) <= _NOISE
+        half = Decimal(5).scaleb(-(decimals + 1))
+        slack = _NOISE * max(Decimal(1), abs(exact))
+        return abs(exact - authored) <= half + slack
 
 
 def describe(decimals: int) -> str:

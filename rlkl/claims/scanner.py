@@ -12,20 +12,37 @@ Rules (documented in the README's authoring guide):
   three mentions: exempt it.)
 * Written precision is the number of digits after the decimal point (``1.40`` has 2);
   a percentage is scaled to a fraction (``12.5%`` is 0.125 with 3 decimals).
+* Dash look-alikes attached to a number are minus signs (``–2`` with an en dash is −2),
+  ``.5`` is 0.5, and the symbols ``½ ¼ ¾ …``, superscripts (``²``, ``⁻³``) and ``∞`` are
+  numbers too: nothing that reads as a number escapes the coverage rule.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
 
 MINUS = "\u2212"
-SIGNS = "+-" + MINUS
+# hyphen, non-breaking hyphen, figure dash, en dash, small minus, fullwidth minus
+DASHES = "\u2010\u2011\u2012\u2013\ufe63\uff0d"
+MINUSES = "-" + MINUS + DASHES
+SIGNS = "+" + MINUSES
+MAX_DECIMALS = 300
+# Decimal arithmetic on whatever an author writes (1e-999999999 included) never traps.
+WIDE = Context(prec=1000, Emax=MAX_EMAX, Emin=MIN_EMIN)
 
+_SIGN = "[+\\-\u2212\u2010-\u2013\ufe63\uff0d]"
 _NUMBER = re.compile(
-    r"(?P<sign>[+\-\u2212])?(?P<int>\d+)(?:\.(?P<frac>\d+))?(?:[eE](?P<exp>[+\-\u2212]?\d+))?"
-    r"(?P<pct>%)?"
+    rf"(?P<sign>{_SIGN})?(?:(?P<int>\d+)(?:\.(?P<frac>\d+))?|\.(?P<lead>\d+))"
+    r"(?:[eE](?P<exp>[+\-\u2212]?\d+))?(?P<pct>%)?"
+)
+_SYMBOL = re.compile(
+    r"[\u00bc-\u00be\u2150-\u215e\u221e]|\u207b?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+"
+)
+_SUPERSCRIPT = str.maketrans(
+    "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )
 _WORD = re.compile(r"[A-Za-z_]")
 
@@ -62,9 +79,21 @@ def _attached_sign(text: str, index: int) -> bool:
     return not (before.isalnum() or before in ")]_.")
 
 
+def _symbol(pointer: str, match: re.Match[str]) -> Mention:
+    """``½``, ``²``, ``⁻³`` or ``∞`` as a mention (exact value, as precise as it is)."""
+    written = match.group()
+    if written == "\u221e":
+        value, decimals = Decimal("Infinity"), 0
+    elif written[-1] in "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079":
+        value, decimals = Decimal(written.translate(_SUPERSCRIPT)), 0
+    else:
+        value, decimals = Decimal(repr(unicodedata.numeric(written))), 12
+    return Mention(pointer, match.start(), match.end(), written, value, decimals)
+
+
 def scan(pointer: str, text: str) -> list[Mention]:
     """Every numeric mention of ``text`` (the string at ``pointer``), left to right."""
-    mentions: list[Mention] = []
+    mentions = [_symbol(pointer, m) for m in _SYMBOL.finditer(text)]
     for match in _NUMBER.finditer(text):
         start, end = match.span()
         sign = match.group("sign") or ""
@@ -75,34 +104,33 @@ def scan(pointer: str, text: str) -> list[Mention]:
             before = text[start - 1]
             if before.isalnum() or before in "_.":
                 continue  # part of a word or identifier: k1, R1, v1, 1.2.3
-            if before == "-" and start > 1 and text[start - 2].isalpha():
+            if before in "-" + DASHES and start > 1 and text[start - 2].isalpha():
                 continue  # hyphenated compound: GPT-4, top-5, R1-Zero
         if end < len(text) and (_WORD.match(text[end]) or text[end].isdigit()):
             continue  # glued to a word: 3D, 2nd
         if text[end : end + 1] == "." and text[end + 1 : end + 2].isdigit():
             continue  # a version or section number: 1.2.3
-        frac = match.group("frac") or ""
+        frac = match.group("frac") or match.group("lead") or ""
         exp = int((match.group("exp") or "0").replace(MINUS, "-"))
-        digits = f"{match.group('int')}.{frac}" if frac else match.group("int")
-        value = Decimal(digits).scaleb(exp)
-        decimals = max(len(frac) - exp, 0)
+        digits = f"{match.group('int') or '0'}.{frac}" if frac else match.group("int")
         if match.group("pct"):
-            value = value.scaleb(-2)
-            decimals += 2
-        if sign in ("-", MINUS):
+            exp -= 2
+        value = Decimal(f"{digits}e{exp}")  # exact: the constructor ignores the context
+        decimals = min(max(len(frac) - exp, 0), MAX_DECIMALS)
+        if sign and sign != "+":
             value = -value
         mentions.append(Mention(pointer, start, end, text[start:end], value, decimals))
-    return mentions
+    return sorted(mentions, key=lambda m: m.start)
 
 
 def format_number(value: float, like: Mention) -> str:
     """Write ``value`` the way ``like`` was written: its precision, sign style and percent."""
     percent = like.text.endswith("%")
     decimals = like.decimals - 2 if percent else like.decimals
-    shown = Decimal(repr(float(value))) * (100 if percent else 1)
-    quantum = Decimal(1).scaleb(-decimals)
-    rounded = shown.quantize(quantum)
+    with localcontext(WIDE):
+        shown = Decimal(repr(float(value))) * (100 if percent else 1)
+        rounded = shown.quantize(Decimal(1).scaleb(-max(decimals, 0)))
     body = f"{abs(rounded):f}" + ("%" if percent else "")
     if rounded < 0:
-        return (like.sign if like.sign in ("-", MINUS) else MINUS) + body
+        return (like.sign if like.sign and like.sign != "+" else MINUS) + body
     return ("+" if like.sign == "+" else "") + body

@@ -72,6 +72,11 @@ def test_literal_arithmetic_is_recognised_only_for_literals() -> None:
         (0.25, "0.3", 1, True),
         (0.26, "0.2", 1, False),
         (math.inf, "1", 0, False),
+        (1.4, "1", 0, True),  # an integer accepts ±0.5 ...
+        (0.08, "0", 0, False),  # ... but a bare 0 claims an exact zero
+        (-1e-17, "0", 0, True),
+        (0.04, "0.0", 1, True),
+        (math.inf, "Infinity", 0, True),
     ],
 )
 def test_precision_rule(computed: float, written: str, decimals: int, ok: bool) -> None:

@@ -184,3 +184,12 @@ def test_planted_fault_is_caught(
     for word in words:
         assert word in message, f"{word!r} not in {message!r}"
     assert all(d["file"].endswith(f"{LESSON}/lesson.json") for d in hits)
+
+
+def test_exempt_constant_must_keep_its_value(tmp_path: Path) -> None:
+    folder = copy_lesson(tmp_path, LESSON)
+    edited = (folder / "lesson.json").read_text(encoding="utf-8")
+    (folder / "lesson.json").write_text(edited.replace("(r − 1)", "(r − 7)", 1), encoding="utf-8")
+    code, diagnostics = _check(folder)
+    assert code == 1
+    assert [d["code"] for d in diagnostics if d["code"] == "RLKL412"] == ["RLKL412"]

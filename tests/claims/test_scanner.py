@@ -26,6 +26,8 @@ def _texts(text: str) -> list[str]:
         ("a rate of 1e-3", ["1e-3"]),
         ("on 2026-10-25", ["2026", "10", "25"]),
         ("version 1.2.3", []),
+        ("a share of .5", [".5"]),
+        ("k2 = ½(log r)² and 10⁻³ and ∞", ["½", "²", "10", "⁻³", "∞"]),
     ],
 )
 def test_mentions(text: str, expected: list[str]) -> None:
@@ -59,3 +61,21 @@ def test_value_sign_and_precision() -> None:
 def test_format_number_keeps_the_written_style(value: float, written: str, expected: str) -> None:
     (like,) = scan("/x", written)
     assert format_number(value, like) == expected
+
+
+@pytest.mark.parametrize("dash", ["\u2013", "\u2010", "\ufe63", "\uff0d", "-", "\u2212"])
+def test_dash_look_alikes_are_minus_signs(dash: str) -> None:
+    (mention,) = scan("/x", f"advantage {dash}2")
+    assert mention.value == Decimal(-2)
+    (range_end,) = scan("/x", f"steps 2{dash}3")[1:]
+    assert range_end.value == Decimal(3)  # after a digit the dash is a range or operator
+
+
+@pytest.mark.parametrize("text", ["1e-999999999", "1e999999999", "9" * 5000, "0." + "1" * 5000])
+def test_extreme_numbers_do_not_crash(text: str) -> None:
+    from rlkl.claims.precision import agrees
+
+    (mention,) = scan("/x", text)
+    assert mention.decimals <= 300
+    agrees(0.5, mention.value, mention.decimals)  # no trap, whatever the exponent
+    format_number(0.5, mention)
