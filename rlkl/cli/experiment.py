@@ -6,15 +6,34 @@ shows a progress bar when stderr is a terminal, and prints where the results wen
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
 from rlkl.experiment import ARMS, ExperimentConfig, RunFolderExistsError, run_experiment, write_run
 
 _DEFAULT = ExperimentConfig()
+
+
+class _Float(click.FloatRange):
+    """A float range that also refuses NaN (and ±inf unless ``allow_inf``).
+
+    ``click.FloatRange`` alone accepts ``nan``, because every comparison with NaN is false.
+    """
+
+    def __init__(self, *args: Any, allow_inf: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.allow_inf = allow_inf
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        rv = super().convert(value, param, ctx)
+        if math.isnan(rv) or (math.isinf(rv) and not self.allow_inf):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return rv
 
 
 @click.command("experiment")
@@ -34,7 +53,13 @@ _DEFAULT = ExperimentConfig()
     show_default=True,
     help="Environment: a 5-armed Gaussian bandit or a 5-state chain with a time limit.",
 )
-@click.option("--seed", type=int, default=_DEFAULT.seed, show_default=True, help="Root seed.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=_DEFAULT.seed,
+    show_default=True,
+    help="Root seed (a non-negative integer).",
+)
 @click.option(
     "--seeds",
     "n_seeds",
@@ -53,14 +78,14 @@ _DEFAULT = ExperimentConfig()
 )
 @click.option(
     "--epsilon",
-    type=click.FloatRange(min=0.0),
+    type=_Float(min=0.0),
     default=_DEFAULT.epsilon,
     show_default=True,
     help="PPO clip range ε (also the threshold of the logged clip fractions).",
 )
 @click.option(
     "--lr",
-    type=click.FloatRange(min=0.0, min_open=True),
+    type=_Float(min=0.0, min_open=True),
     default=_DEFAULT.lr,
     show_default=True,
     help="Learning rate (plain gradient ascent on the logits).",
@@ -107,10 +132,16 @@ _DEFAULT = ExperimentConfig()
 )
 @click.option(
     "--kl-target",
-    type=click.FloatRange(min=0.0, min_open=True),
+    type=_Float(min=0.0, min_open=True),
     default=_DEFAULT.kl_target,
     show_default=True,
     help="Target KL of the adaptive-β arm.",
+)
+@click.option(
+    "--kl-beta-max",
+    type=_Float(min=0.0, min_open=True, allow_inf=True),
+    default=None,
+    help="Cap on β of the adaptive-β arm ('inf': no cap).  [default: 2/lr]",
 )
 @click.option(
     "--arm",
@@ -135,6 +166,7 @@ def experiment(
     n_steps: int,
     n_eval_episodes: int,
     kl_target: float,
+    kl_beta_max: float | None,
     arms: tuple[str, ...],
     no_progress: bool,
 ) -> None:
@@ -162,6 +194,7 @@ def experiment(
             n_steps=n_steps,
             n_eval_episodes=n_eval_episodes,
             kl_target=kl_target,
+            kl_beta_max=kl_beta_max,
             arms=tuple(arms) if arms else ARMS,
         )
     except ValueError as exc:

@@ -8,7 +8,9 @@ Every arm maximises a per-sample surrogate of the rollout batch collected by ``�
 * ``no_clip`` — the same surrogate without clipping, ``r·A``; ``∂/∂log π_new = r·A``.
 * ``kl_penalty`` — ``r·A − β·KL(π_old(·|s) ‖ π_new(·|s))`` (ibid., eq. 8) with the exact
   tabular KL of the visited state, and β adapted after each update by
-  :func:`rlkl.core.adaptive_kl_beta` from the batch-mean exact KL.
+  :func:`rlkl.core.adaptive_kl_beta` from the batch-mean exact KL, then capped at
+  ``ExperimentConfig.beta_cap`` (default ``2 / lr``; the paper has no cap but uses Adam —
+  with plain gradient ascent a larger ``lr · β`` makes the penalty's step overshoot π_old).
 
 The arms differ *only* in this rule; rollouts, epochs, minibatches, evaluation and seeds
 are shared code paths (see :mod:`rlkl.experiment.runner`).

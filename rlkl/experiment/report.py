@@ -153,7 +153,7 @@ def summary_markdown(results: Results, summary: dict[str, Any]) -> str:
         f"{c.batch_size} environment steps ({c.n_envs} envs × {c.n_steps} steps), "
         f"{c.n_epochs} epochs × {c.n_minibatches} minibatches of {c.minibatch_size}, "
         f"{c.n_eval_episodes} evaluation episodes; lr {c.lr}, ε {c.epsilon}, "
-        f"γ {c.gamma}, λ {c.gae_lambda}, KL target {c.kl_target}.",
+        f"γ {c.gamma}, λ {c.gae_lambda}, KL target {c.kl_target}, β ≤ {c.beta_cap:g}.",
         "",
         f"**Hypothesis.** {HYPOTHESIS}",
         "",

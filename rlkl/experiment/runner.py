@@ -78,7 +78,8 @@ METRICS: tuple[str, ...] = (
   final ratios over the batch with the configured ε (measured for every arm, also for
   those that do not clip);
 * ``ratio_*`` — mean, min, max and std (ddof=0) of the final ratios over the batch;
-* ``beta`` — the KL coefficient used during this update (NaN for other arms).
+* ``beta`` — the KL coefficient used during this update, at most
+  :attr:`ExperimentConfig.beta_cap` (NaN for other arms).
 
 All "final" quantities compare the policy after the update's last minibatch step with the
 rollout policy π_old, on the whole rollout batch (normalised advantages when enabled).
@@ -105,6 +106,7 @@ class ExperimentConfig:
     value_lr: float = 0.5
     kl_target: float = 0.01
     kl_beta_init: float = 1.0
+    kl_beta_max: float | None = None
     n_eval_episodes: int = 32
     arms: tuple[str, ...] = ARMS
     bandit_means: tuple[float, ...] = (0.0, 0.2, 0.4, 0.6, 1.0)
@@ -136,8 +138,26 @@ class ExperimentConfig:
             raise ValueError(f"lr: must be > 0, got {self.lr}")
         if not (0.0 <= self.gamma <= 1.0 and 0.0 <= self.gae_lambda <= 1.0):
             raise ValueError("gamma and gae_lambda: must lie in [0, 1]")
-        if not (self.kl_target > 0.0 and self.kl_beta_init >= 0.0):
-            raise ValueError("kl_target must be > 0 and kl_beta_init >= 0")
+        if not (math.isfinite(self.lr) and math.isfinite(self.kl_target)):
+            raise ValueError("lr and kl_target: must be finite")
+        if not (self.kl_target > 0.0 and math.isfinite(self.kl_beta_init)):
+            raise ValueError("kl_target must be > 0 and kl_beta_init finite")
+        if not self.kl_beta_init >= 0.0:
+            raise ValueError(f"kl_beta_init: must be >= 0, got {self.kl_beta_init}")
+        if self.kl_beta_max is not None and not self.kl_beta_max > 0.0:
+            raise ValueError(f"kl_beta_max: must be > 0 (or None for 2/lr), got {self.kl_beta_max}")
+        if self.seed < 0:
+            raise ValueError(f"seed: must be >= 0, got {self.seed}")
+
+    @property
+    def beta_cap(self) -> float:
+        """Largest β of the KL arm: ``kl_beta_max``, or ``2 / lr`` when it is ``None``.
+
+        With plain gradient ascent the penalty's step on the logits of a state is
+        ``lr · β · (visits/n) · (π_new − π_old)``, whose Jacobian ``diag(π) − ππᵀ`` has
+        eigenvalues at most 1/2; ``lr · β ≤ 2`` keeps that step from overshooting π_old.
+        """
+        return 2.0 / self.lr if self.kl_beta_max is None else float(self.kl_beta_max)
 
     @property
     def batch_size(self) -> int:
@@ -161,6 +181,8 @@ class ExperimentConfig:
         d = dataclasses.asdict(self)
         d["arms"] = list(self.arms)
         d["bandit_means"] = list(self.bandit_means)
+        if self.kl_beta_max is not None and math.isinf(self.kl_beta_max):
+            d["kl_beta_max"] = "inf"  # JSON has no infinity; None means the default 2/lr
         return d
 
     @classmethod
@@ -169,6 +191,8 @@ class ExperimentConfig:
         for key in ("arms", "bandit_means"):
             if key in kwargs:
                 kwargs[key] = tuple(kwargs[key])
+        if isinstance(kwargs.get("kl_beta_max"), str):
+            kwargs["kl_beta_max"] = float(kwargs["kl_beta_max"])
         return cls(**kwargs)
 
 
@@ -187,6 +211,9 @@ class Results:
 
 
 Progress = Callable[[int], None]
+
+_BETA_CEILING = 1e300
+"""β never exceeds this, even with ``kl_beta_max=inf``, so that doubling stays finite."""
 
 
 def seed_sequences(root: int, seed_indices: Sequence[int]) -> list[np.random.SeedSequence]:
@@ -223,7 +250,7 @@ def _run_arm(
 
     logits = policy.init_logits(n_seeds, n_states, n_actions)
     values_table = np.zeros((n_seeds, n_states))
-    beta = np.full(n_seeds, config.kl_beta_init, dtype=np.float64)
+    beta = np.full(n_seeds, min(config.kl_beta_init, config.beta_cap), dtype=np.float64)
     cursor = Cursor.start(env, n_seeds, e_envs)
 
     out = {m: np.full((n_seeds, config.n_updates), np.nan) for m in METRICS}
@@ -321,8 +348,17 @@ def _run_arm(
         out["ratio_std"][:, u] = ratio.std(axis=1)
         if arm == "kl_penalty":
             out["beta"][:, u] = beta
-            beta = np.asarray(
-                core.adaptive_kl_beta(beta, kl_exact, config.kl_target), dtype=np.float64
+            beta = np.minimum(
+                np.asarray(
+                    # A non-finite KL (a probability underflowed to 0) counts as too large.
+                    core.adaptive_kl_beta(
+                        beta,
+                        np.where(np.isfinite(kl_exact), kl_exact, np.finfo(np.float64).max),
+                        config.kl_target,
+                    ),
+                    dtype=np.float64,
+                ),
+                min(config.beta_cap, _BETA_CEILING),
             )
 
         # --- evaluation episodes with the updated policy ------------------------------------

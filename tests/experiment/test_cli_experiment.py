@@ -96,3 +96,49 @@ def test_cli_rejects_bad_options(tmp_path: Path) -> None:
     code, output = _run("--out", str(tmp_path / "x"), "--minibatches", "3")
     assert code == 2 and "n_minibatches" in output
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--seed", "-1"),
+        ("--seed", "1.5"),
+        ("--seeds", "0"),
+        ("--updates", "-3"),
+        ("--epsilon", "-0.1"),
+        ("--epsilon", "nan"),
+        ("--epsilon", "inf"),
+        ("--lr", "0"),
+        ("--lr", "-1"),
+        ("--lr", "nan"),
+        ("--lr", "inf"),
+        ("--epochs", "0"),
+        ("--minibatches", "0"),
+        ("--envs", "0"),
+        ("--steps", "0"),
+        ("--eval-episodes", "0"),
+        ("--kl-target", "0"),
+        ("--kl-target", "nan"),
+        ("--kl-target", "inf"),
+        ("--kl-beta-max", "0"),
+        ("--kl-beta-max", "nan"),
+        ("--kl-beta-max", "x"),
+        ("--env", "gridworld"),
+        ("--arm", "sac"),
+    ],
+)
+def test_cli_bad_values_are_usage_errors(tmp_path: Path, option: str, value: str) -> None:
+    out = tmp_path / "x"
+    result = CliRunner().invoke(main, ["experiment", *ARGS, "--out", str(out), option, value])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value" in result.output and option in result.output
+    assert not isinstance(result.exception, (ValueError, TypeError))
+    assert not out.exists()
+
+
+def test_cli_kl_beta_max_accepts_inf(tmp_path: Path) -> None:
+    code, output = _run("--out", str(tmp_path / "x"), "--arm", "kl_penalty", "--kl-beta-max", "inf")
+    assert code == 0, output
+    config = json.loads((tmp_path / "x" / "config.json").read_text())["config"]
+    assert config["kl_beta_max"] == "inf"
+    assert ExperimentConfig.from_dict(config).beta_cap == float("inf")

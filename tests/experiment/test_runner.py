@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pytest
 
 from rlkl import core
 from rlkl.experiment import ARMS, METRICS, ExperimentConfig, Results, policy, run_experiment
+from rlkl.experiment.arms import kl_penalty_logits_grad
 
 SMALL = ExperimentConfig(
     n_seeds=4,
@@ -100,12 +102,16 @@ def test_clipping_binds_with_a_large_lr() -> None:
         assert (r["kl_k3"] >= 0).all() and (r["kl_exact"] >= -1e-15).all()
 
 
-def test_kl_arm_adapts_beta_with_the_core_rule() -> None:
-    config = dataclasses.replace(SMALL, kl_beta_init=1.0, kl_target=0.01)
+@pytest.mark.parametrize("beta_max", [None, 0.5, float("inf")])
+def test_kl_arm_adapts_beta_with_the_core_rule(beta_max: float | None) -> None:
+    config = dataclasses.replace(SMALL, kl_beta_init=1.0, kl_target=0.01, kl_beta_max=beta_max)
+    cap = {None: 2.0, 0.5: 0.5, float("inf"): float("inf")}[beta_max]
+    assert config.beta_cap == cap
     m = run_experiment(config).metrics["kl_penalty"]
-    assert (m["beta"][:, 0] == 1.0).all()
+    assert (m["beta"][:, 0] == min(1.0, cap)).all()
     expected = core.adaptive_kl_beta(m["beta"][:, :-1], m["kl_exact"][:, :-1], 0.01)
-    np.testing.assert_array_equal(m["beta"][:, 1:], expected)
+    np.testing.assert_array_equal(m["beta"][:, 1:], np.minimum(expected, cap))
+    assert (m["beta"] <= cap).all()
     for arm in ("ppo_clip", "no_clip"):
         assert np.isnan(run_experiment(config).metrics[arm]["beta"]).all()
 
@@ -138,6 +144,60 @@ def test_logits_grad_matches_finite_differences() -> None:
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-8)
 
 
+def test_kl_penalty_grad_matches_finite_differences() -> None:
+    """∂/∂z of −β/n Σ_i KL(π_old(·|s_i) ‖ softmax(z[s_i])): sign, scale and direction."""
+    rng = np.random.default_rng(5)
+    logits = rng.normal(size=(2, 3, 4))
+    probs_old = core.softmax(rng.normal(size=(2, 3, 4)))
+    obs = rng.integers(0, 3, (2, 9))
+    beta = np.array([0.7, 3.0])
+    counts = policy.state_counts(obs, 3)
+
+    def objective(z: np.ndarray) -> np.ndarray:
+        kl = np.asarray(core.kl_divergence(probs_old, core.softmax(z)))
+        per_sample = policy.gather_states(kl[..., None], obs)[..., 0]
+        mean: np.ndarray = -beta * per_sample.mean(axis=1)
+        return mean
+
+    analytic = kl_penalty_logits_grad(core.softmax(logits), probs_old, counts, 9, beta)
+    h = 1e-6
+    numeric = np.zeros_like(logits)
+    for idx in np.ndindex(logits.shape[1:]):
+        step = np.zeros_like(logits)
+        where = (slice(None), idx[0], idx[1])
+        step[where] = h
+        numeric[where] = (objective(logits + step) - objective(logits - step)) / (2 * h)
+    np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-9)
+    # Ascent on the penalty moves π_new toward π_old: a small step lowers every visited KL.
+    kl_before = np.asarray(core.kl_divergence(probs_old, core.softmax(logits)))
+    kl_after = np.asarray(core.kl_divergence(probs_old, core.softmax(logits + 1e-3 * analytic)))
+    assert (kl_after[counts > 0] < kl_before[counts > 0]).all()
+
+
+def test_penalty_step_with_lr_beta_at_most_2_never_overshoots() -> None:
+    """Why β is capped at 2/lr: the penalty alone is plain gradient descent on a convex KL
+    whose Hessian ``diag(π) − ππᵀ`` has eigenvalues ≤ 1/2, so a step ``lr·β ≤ 2`` never
+    increases the KL, while the uncapped β = 32 of the reported run makes it blow up."""
+    rng = np.random.default_rng(11)
+    probs_old = core.softmax(rng.normal(scale=2.0, size=(200, 1, 5)))
+    start = np.log(probs_old) + rng.normal(scale=1.5, size=(200, 1, 5))
+    counts = np.ones((200, 1))
+
+    def kl_path(step: float, n_steps: int = 16) -> np.ndarray:
+        z, path = start.copy(), []
+        for _ in range(n_steps):
+            path.append(np.asarray(core.kl_divergence(probs_old, core.softmax(z)))[:, 0])
+            beta = np.full(200, step)
+            z = z + kl_penalty_logits_grad(core.softmax(z), probs_old, counts, 1, beta)
+        return np.stack(path, axis=1)
+
+    for step in (0.5, 1.0, 2.0):
+        path = kl_path(step)
+        assert (np.diff(path, axis=1) <= 1e-12).all()
+    overshoot = kl_path(32.0)
+    assert (overshoot[:, -1] > overshoot[:, 0]).any()
+
+
 def test_inverse_cdf_sampling_follows_the_policy() -> None:
     probs = np.array([0.1, 0.6, 0.3])
     u = np.random.default_rng(0).random(200_000)
@@ -153,5 +213,19 @@ def test_config_validation() -> None:
         ExperimentConfig(arms=("sac",))
     with pytest.raises(ValueError, match="epsilon"):
         ExperimentConfig(epsilon=-0.1)
+    for bad in (
+        {"seed": -1},
+        {"lr": float("inf")},
+        {"lr": float("nan")},
+        {"kl_target": float("nan")},
+        {"kl_beta_init": -1.0},
+        {"kl_beta_max": 0.0},
+        {"kl_beta_max": float("nan")},
+    ):
+        with pytest.raises(ValueError):
+            ExperimentConfig(**bad)  # type: ignore[arg-type]
     cfg = ExperimentConfig(env="chain", arms=("no_clip",))
     assert ExperimentConfig.from_dict(cfg.to_dict()) == cfg
+    for cap in (None, 3.0, float("inf")):
+        cfg = ExperimentConfig(kl_beta_max=cap)
+        assert ExperimentConfig.from_dict(json.loads(json.dumps(cfg.to_dict()))) == cfg
