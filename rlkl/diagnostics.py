@@ -117,6 +117,8 @@ CODES: dict[str, str] = {
     "RLKL608": "an expression uses an unknown quantity, or quantities depend on each other",
     "RLKL609": "bindings name a different lesson",
     "RLKL610": "a slot has the name of a function or constant",
+    "RLKL611": "an output or quiz expression uses no quantity from the prose (a constant)",
+    "RLKL612": "an input slot is read but no expression uses it",
 }
 
 

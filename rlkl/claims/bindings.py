@@ -15,6 +15,7 @@ from typing import Any
 import jsonschema
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent
 
 from rlkl.claims import expr
 from rlkl.claims.scanner import scan
@@ -23,6 +24,7 @@ from rlkl.loader import display_path, escape_token
 from rlkl.resources import load_schema
 
 FILENAME = "claims.yaml"
+MAX_BYTES = 1024 * 1024
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(list|unit))?\}")
 
 
@@ -199,20 +201,90 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
     ]
     if b.quiz:
         expressions += [b.quiz.answer, *b.quiz.distractors.values()]
+    used: set[str] = set()
     for source, at in expressions:
         try:
-            expr.parse(source)
+            used |= expr.names(expr.parse(source))
         except expr.ExprError as exc:
             errors.append(b.diagnostic(at, "RLKL606", f"expression {source!r}: {exc}"))
+    computed = [*(e for c in b.claims for e in c.outputs.values())]
+    if b.quiz:
+        computed += [b.quiz.answer, *b.quiz.distractors.values()]
+    for source, at in computed:
+        try:
+            constant = not expr.names(expr.parse(source))
+        except expr.ExprError:
+            continue  # reported above
+        if constant:
+            errors.append(
+                b.diagnostic(
+                    at,
+                    "RLKL611",
+                    f"{source!r} uses no quantity the lesson states: it would only restate "
+                    "a constant; compute it from the sentence's inputs",
+                )
+            )
+    outputs = {name for c in b.claims for name in c.outputs}
+    for claim in b.claims:
+        for name, _ in claim.template.slots:
+            if name not in outputs and name not in claim.negatives and name not in used:
+                errors.append(
+                    b.diagnostic(
+                        claim.template.where,
+                        "RLKL612",
+                        f"slot {{{name}}} is read but no expression uses it, so its number "
+                        "would go unchecked; use it, or exempt it with a reason",
+                    )
+                )
+                used.add(name)  # once per name
     return errors
+
+
+def _refuse_aliases(yaml: YAML, text: str, display: str) -> None:
+    """Aliases (``*name``) are refused before composing: nested ones explode exponentially."""
+    for event in yaml.parse(text):
+        if isinstance(event, AliasEvent):
+            mark = event.start_mark
+            raise BindingsError(
+                [
+                    Diagnostic(
+                        display,
+                        mark.line + 1,
+                        mark.column + 1,
+                        "",
+                        "RLKL601",
+                        "YAML aliases (*name) are not allowed in bindings; write the value out",
+                    )
+                ]
+            )
 
 
 def load_bindings(path: Path) -> Bindings:
     """Read and validate ``claims.yaml``; raise :class:`BindingsError` with located diagnostics."""
     display = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-        root = YAML(typ="rt").load(text)
+        raw = path.read_bytes()
+        if len(raw) > MAX_BYTES:
+            raise BindingsError(
+                [Diagnostic(display, 1, 1, "", "RLKL601", f"file is larger than {MAX_BYTES} bytes")]
+            )
+        if raw.startswith(b"\xef\xbb\xbf"):
+            raise BindingsError(
+                [
+                    Diagnostic(
+                        display,
+                        1,
+                        1,
+                        "",
+                        "RLKL601",
+                        "file starts with a byte-order mark; save it as UTF-8 without BOM",
+                    )
+                ]
+            )
+        text = raw.decode("utf-8")
+        yaml = YAML(typ="rt")
+        _refuse_aliases(yaml, text, display)
+        root = yaml.load(text)
     except UnicodeDecodeError as exc:
         raise BindingsError(
             [Diagnostic(display, 1, 1, "", "RLKL601", f"not UTF-8 (byte {exc.start})")]

@@ -73,6 +73,15 @@ def _value(slot: matching.SlotMatch) -> Any:
     return slot.mentions[0].number
 
 
+def _reading(slot: matching.SlotMatch) -> Any:
+    """What a slot states, comparably: the unit word, or the exact decimals written."""
+    return slot.word.rstrip("s") if slot.kind == "unit" else tuple(m.value for m in slot.mentions)
+
+
+def _said(slot: matching.SlotMatch) -> str:
+    return slot.word if slot.kind == "unit" else ", ".join(m.text for m in slot.mentions)
+
+
 def _first(occurrence: matching.Occurrence) -> Mention:
     """The first number of a matched sentence (where its sentence-level problems point)."""
     return next(m for slot in occurrence.slots for m in slot.mentions)
@@ -118,6 +127,7 @@ class _Lesson:
         mentions = [m for ms in self.by_pointer.values() for m in ms]
         self.out = LessonClaims(str(data.get("id", "")), mentions)
         self.env: dict[str, Any] = {}
+        self.failed: set[str] = set()
         self.sources: dict[str, str] = {}  # output name -> expression
         self.ids: dict[str, int] = {}
 
@@ -203,7 +213,10 @@ class _Lesson:
         *,
         negative: bool = False,
         quote: str | None = None,
+        hint: str = "",
     ) -> bool:
+        """Record whether ``mention`` states ``computed`` at its written precision (or, when
+        ``negative``, that it does not), with a message saying what was computed from what."""
         formula = expression.split(" = ", 1)[-1]
         how = expr.substitute(formula, inputs) if inputs else formula
         if how != formula:
@@ -216,17 +229,16 @@ class _Lesson:
         else:
             same = agrees(computed, mention.value, mention.decimals)
             ok = not same if negative else same
-            written = describe(mention.decimals)
+            written = describe(mention.decimals - 2 if mention.percent else mention.decimals)
+            shown = (
+                show(computed * 100, mention.decimals - 2) + "%"
+                if mention.percent
+                else show(computed, mention.decimals)
+            )
             if negative:
-                reason = (
-                    f"says {mention.text} is not {how}, but that computes "
-                    f"{show(computed, mention.decimals)} ({written})"
-                )
+                reason = f"says {mention.text} is not {how}, but that computes {shown} ({written})"
             else:
-                reason = (
-                    f"computed {how} = {show(computed, mention.decimals)} ({written}), "
-                    f"not {mention.text}"
-                )
+                reason = f"computed {how} = {shown} ({written}), not {mention.text}{hint}"
         self.verdict(
             kind, mention, base_id, expression, inputs, computed, ok, "" if ok else reason, quote
         )
@@ -285,81 +297,110 @@ class _Lesson:
         return self.out
 
     def resolve_inputs(self, matched: list[tuple[Any, list[matching.Occurrence]]]) -> None:
+        """Give every slot its role; read each input, the value most places state.
+
+        An input written differently in different places is reported at each place that
+        disagrees with the majority (the first reading wins a tie).
+        """
         outputs = {name for c, _ in matched for name in c.outputs}
-        seen: dict[str, tuple[Mention, ...]] = {}
+        readings: dict[str, dict[Any, tuple[matching.SlotMatch, Mention]]] = {}
         for claim, occurrences in matched:
             for occurrence in occurrences:
                 for slot in occurrence.slots:
                     kind = (
                         "output"
                         if slot.name in outputs
-                        else "negative"
-                        if slot.name in claim.negatives
-                        else "input"
+                        else ("negative" if slot.name in claim.negatives else "input")
                     )
                     for m in slot.mentions:
                         self.role(m, f"{kind} {slot.name}")
-                    if kind != "input":
-                        continue
-                    first = seen.setdefault(slot.name, slot.mentions)
-                    if slot.kind != "unit" and [m.value for m in first] != [
-                        m.value for m in slot.mentions
-                    ]:
-                        said = ", ".join(m.text for m in first)
-                        self.at_mention(
-                            slot.mentions[0],
-                            "RLKL420",
-                            f"quantity {slot.name} is {said} at {first[0].pointer} but "
-                            f"{', '.join(m.text for m in slot.mentions)} here; "
-                            "a named quantity must agree everywhere in the lesson",
-                        )
-                    if slot.kind == "unit" and self.env.get(slot.name, slot.base) != slot.base:
-                        self.at_mention(
-                            _first(occurrence),
-                            "RLKL420",
-                            f"unit {slot.name} is {slot.word} here but a different "
-                            "unit elsewhere; a named quantity must agree everywhere",
-                        )
-                    self.env.setdefault(slot.name, _value(slot))
+                    if kind == "input":
+                        anchor = slot.mentions[0] if slot.mentions else _first(occurrence)
+                        where = tuple(m.key for m in slot.mentions) or (anchor.key, slot.word)
+                        readings.setdefault(slot.name, {}).setdefault(where, (slot, anchor))
+        for name, places in readings.items():
+            values = [_reading(slot) for slot, _ in places.values()]
+            canonical = max(values, key=lambda v: (values.count(v), -values.index(v)))
+            chosen, at = next(
+                p for p, v in zip(places.values(), values, strict=True) if v == canonical
+            )
+            self.env[name] = _value(chosen)
+            for (slot, anchor), value in zip(places.values(), values, strict=True):
+                if value != canonical:
+                    self.at_mention(
+                        anchor,
+                        "RLKL420",
+                        f"quantity {name} is {_said(slot)} here but {_said(chosen)} at "
+                        f"{at.pointer} ({values.count(canonical)} of {len(values)} places); "
+                        "a named quantity must agree everywhere in the lesson",
+                    )
 
     def compute_outputs(self, matched: list[tuple[Any, list[matching.Occurrence]]]) -> None:
+        """Compute every output in dependency order.
+
+        An output that cannot be computed is reported once, at its first number in the
+        lesson (the prose is usually what broke it); everything that depends on it is skipped.
+        """
         pending = {
             name: (source, at) for c, _ in matched for name, (source, at) in c.outputs.items()
         }
         self.sources = {name: source for name, (source, _) in pending.items()}
+        first_seen = {
+            slot.name: slot.mentions[0]
+            for _, occurrences in reversed(matched)
+            for occurrence in reversed(occurrences)
+            for slot in reversed(occurrence.slots)
+            if slot.mentions
+        }
         while pending:
             progress = False
             for name, (source, at) in list(pending.items()):
                 needs = expr.names(expr.parse(source))
-                unknown = needs - set(self.env) - set(pending)
-                if unknown:
-                    self.at_binding(
-                        at,
-                        "RLKL608",
-                        f"{name} = {source} uses {', '.join(sorted(unknown))}, "
-                        "which no sentence of this lesson states or computes",
-                    )
-                    del pending[name]
-                    progress = True
+                unknown = needs - set(self.env) - set(pending) - self.failed
+                if unknown or needs & self.failed:
+                    if unknown:
+                        self.at_binding(
+                            at,
+                            "RLKL608",
+                            f"{name} = {source} uses {', '.join(sorted(unknown))}, "
+                            "which no sentence of this lesson states or computes",
+                        )
+                    self.failed.add(name)
                 elif not needs & set(pending):
                     try:
                         self.env[name] = expr.evaluate(expr.parse(source), self.env)
                     except expr.ExprError as exc:
-                        self.at_binding(at, "RLKL421", f"cannot compute {name} = {source}: {exc}")
-                    del pending[name]
-                    progress = True
+                        self.failed.add(name)
+                        message = (
+                            f"cannot compute {name} = {source} with "
+                            f"{_fmt_inputs(self.inputs_of(source))}: {exc}"
+                        )
+                        if name in first_seen:
+                            self.at_mention(first_seen[name], "RLKL421", message)
+                        else:
+                            self.at_binding(at, "RLKL421", message)
+                else:
+                    continue
+                del pending[name]
+                progress = True
             if not progress:
                 names = ", ".join(sorted(pending))
                 for _, at in pending.values():
                     self.at_binding(
                         at, "RLKL608", f"these quantities depend on each other: {names}"
                     )
+                self.failed.update(pending)
                 break
+
+    def usable(self, source: str) -> bool:
+        """False when ``source`` reads an output that could not be computed (already reported)."""
+        return not expr.names(expr.parse(source)) & self.failed
 
     def inputs_of(self, source: str) -> dict[str, Any]:
         return {n: self.env[n] for n in sorted(expr.names(expr.parse(source))) if n in self.env}
 
     def check_claim(self, claim: Any, occurrences: list[matching.Occurrence]) -> None:
+        """Check every output, negative and condition of one binding where its sentence is."""
         for occurrence in occurrences:
             quote = occurrence.quote(self.texts[occurrence.pointer])
             for slot in occurrence.slots:
@@ -369,8 +410,8 @@ class _Lesson:
                 if slot.name in claim.negatives:
                     checks.append(("negative", claim.negatives[slot.name][0]))
                 for kind, source in checks:
-                    if kind == "output" and slot.name not in self.env:
-                        continue  # could not be computed: reported at the binding
+                    if slot.name in self.failed or not self.usable(source):
+                        continue  # could not be computed: reported once already
                     try:
                         value = (
                             self.env[slot.name]
@@ -413,6 +454,8 @@ class _Lesson:
             if claim.holds:
                 anchor = _first(occurrence)
                 for index, (source, at) in enumerate(claim.holds):
+                    if not self.usable(source):
+                        continue
                     try:
                         result = bool(expr.evaluate(expr.parse(source), self.env))
                     except expr.ExprError as exc:
@@ -517,6 +560,8 @@ class _Lesson:
         if quiz is None or not isinstance(check, dict):
             return
         source, at = quiz.answer
+        if not self.usable(source):
+            return
         try:
             answer = float(expr.evaluate(expr.parse(source), self.env))
         except (expr.ExprError, TypeError) as exc:
@@ -535,8 +580,22 @@ class _Lesson:
         for index, mention in firsts.items():
             if index == key:
                 self.role(mention, "quiz-key")
+                stating = [
+                    i for i, m in firsts.items() if i != key and agrees(answer, m.value, m.decimals)
+                ]
+                hint = (
+                    f" (option {stating[0]} states the answer: is /check/answer right?)"
+                    if stating
+                    else ""
+                )
                 if not self.compare(
-                    "quiz-key", mention, "quiz.key", f"answer = {source}", inputs, answer
+                    "quiz-key",
+                    mention,
+                    "quiz.key",
+                    f"answer = {source}",
+                    inputs,
+                    answer,
+                    hint=hint,
                 ):
                     self.out.rewrites[mention.key] = answer
             else:
@@ -552,6 +611,8 @@ class _Lesson:
                 )
                 if index in quiz.distractors:
                     mistake, where = quiz.distractors[index]
+                    if not self.usable(mistake):
+                        continue
                     try:
                         value = float(expr.evaluate(expr.parse(mistake), self.env))
                     except (expr.ExprError, TypeError) as exc:
@@ -577,15 +638,20 @@ class _Lesson:
             mention = stated[0]
             self.role(mention, "misconception")
             wrong = [firsts[i] for i in firsts if i != key]
-            same = [m for m in wrong if m.value == mention.value]
+            explained = self.explained_distractor(wrong)
+            candidates = [explained] if explained else wrong
+            same = [m for m in candidates if m.value == mention.value]
             ok = bool(same) and not agrees(answer, mention.value, mention.decimals)
+            which = (
+                f"the distractor it explains ({explained.text} at {explained.pointer})"
+                if explained
+                else f"one distractor ({', '.join(m.text for m in wrong)})"
+            )
             reason = (
                 ""
                 if ok
-                else (
-                    f"the misconception's value {mention.text} must be wrong (the answer is "
-                    f"{show(answer)}) and equal one distractor ({', '.join(m.text for m in wrong)})"
-                )
+                else f"the misconception's value {mention.text} must be wrong (the answer is "
+                f"{show(answer)}) and equal {which}"
             )
             self.verdict(
                 "misconception",
@@ -597,6 +663,15 @@ class _Lesson:
                 ok,
                 reason,
             )
+
+    def explained_distractor(self, distractors: list[Mention]) -> Mention | None:
+        """The distractor whose words (after its number) the misconception repeats, if any."""
+        misconception = self.texts.get("/misconception", "")
+        for mention in distractors:
+            words = self.texts[mention.pointer][mention.end :].strip(" ,.;:")
+            if len(words) >= 12 and words in misconception:
+                return mention
+        return None
 
     # -- exemptions and coverage --------------------------------------------------------
     def apply_exemptions(self) -> None:

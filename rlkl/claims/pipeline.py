@@ -31,6 +31,7 @@ class LessonRun:
     claims: LessonClaims
     fixture: dict[str, object]
     problems: list[Diagnostic]  # bindings and claim diagnostics
+    bindings_broken: bool = False  # then fixtures are not compared: fix the bindings first
 
     @property
     def fixture_path(self) -> Path:
@@ -93,7 +94,7 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
     broken = bindings is None and bindings_path.is_file()
     claims = extract(file.document, bindings, coverage=not broken)
     problems.extend(claims.diagnostics)
-    return LessonRun(file, file.document, claims, fixtures.build(claims), problems)
+    return LessonRun(file, file.document, claims, fixtures.build(claims), problems, broken)
 
 
 def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult:
@@ -103,7 +104,7 @@ def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult
     diagnostics = list(validation.diagnostics)
     for run in runs:
         diagnostics.extend(run.problems)
-        if freshness:
+        if freshness and not run.bindings_broken:
             committed: Document | None = None
             problems: list[Diagnostic] = []
             if run.fixture_path.is_file():
@@ -125,6 +126,17 @@ class RegenReport:
     unchanged: list[Path] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)
     fixed: dict[Path, int] = field(default_factory=dict)  # lesson -> numbers rewritten
+    not_fixed: dict[Path, str] = field(default_factory=dict)  # lesson -> why --fix left it
+
+
+def _unfixable(run: LessonRun) -> str:
+    """Why ``--fix`` must not touch a lesson ("" when it may): never guess between inputs."""
+    codes = {d.code for d in run.problems}
+    if run.bindings_broken or any(c.startswith("RLKL6") for c in codes):
+        return "its claims.yaml has errors"
+    if "RLKL420" in codes:
+        return "an input is written with different values in different places"
+    return ""
 
 
 def _fix_lesson(run: LessonRun) -> int:
@@ -155,6 +167,10 @@ def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenRepor
         for _ in range(MAX_FIX_ROUNDS):
             changed = 0
             for run in check_paths(paths, freshness=False).lessons:
+                why = _unfixable(run)
+                if why:
+                    report.not_fixed[run.file.path] = why
+                    continue
                 count = _fix_lesson(run)
                 if count:
                     report.fixed[run.file.path] = report.fixed.get(run.file.path, 0) + count

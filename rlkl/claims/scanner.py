@@ -67,6 +67,10 @@ class Mention:
         return float(self.value)
 
     @property
+    def percent(self) -> bool:
+        return self.text.endswith("%")
+
+    @property
     def sign(self) -> str:
         return self.text[0] if self.text[0] in SIGNS else ""
 

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import click
 
+from rlkl.claims.listing import mention_rows
 from rlkl.claims.pipeline import CheckResult, check_paths, regen_paths
+from rlkl.cli.options import paths_or_content, use_color
+from rlkl.diagnostics import Severity
 from rlkl.report import FORMATS, Format, render
 
 _PATHS = click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
@@ -22,16 +25,8 @@ _FORMAT = click.option(
 )
 
 
-def _paths(paths: tuple[Path, ...]) -> list[Path]:
-    if paths:
-        return list(paths)
-    if not Path("content").is_dir():
-        raise click.UsageError("no PATH given and ./content/ does not exist")
-    return [Path("content")]
-
-
 def _emit(result: CheckResult, fmt: Format) -> None:
-    color = fmt == "text" and sys.stdout.isatty()
+    color = use_color(fmt)
     click.echo(
         render(result.diagnostics, result.summary(), fmt, color=color), nl=False, color=color
     )
@@ -56,7 +51,7 @@ def check(paths: tuple[Path, ...], fmt: Format) -> None:
       rlkl check content/ppo-clipped-objective
       rlkl check --format json | jq .summary
     """
-    result = check_paths(_paths(paths))
+    result = check_paths(paths_or_content(paths))
     _emit(result, fmt)
     sys.exit(1 if result.summary()["errors"] else 0)
 
@@ -83,7 +78,9 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
       rlkl regen content/policy-gradient-kl-control --fix
       git diff content/      # review what moved
     """
-    report, result = regen_paths(_paths(paths), fix=fix)
+    report, result = regen_paths(paths_or_content(paths), fix=fix)
+    for lesson, why in sorted(report.not_fixed.items()):
+        click.echo(f"not fixed: {lesson.as_posix()}: {why}; fix that first", err=True)
     for lesson, count in sorted(report.fixed.items()):
         click.echo(
             f"fixed {count} number{'s' if count != 1 else ''} in {lesson.as_posix()}", err=True
@@ -114,40 +111,31 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
       rlkl claims content/policy-gradient-kl-control
       rlkl claims --format json
     """
-    result = check_paths(_paths(paths), freshness=False)
-    rows = []
-    for run in result.lessons:
-        verdicts: dict[tuple[str, int], list[bool]] = {}
-        for v in run.claims.verdicts:
-            verdicts.setdefault(v.mention.key, []).append(v.ok)
-        reasons = {e.mention.key: e.reason for e in run.claims.exempt}
-        for m in run.claims.mentions:
-            role = run.claims.roles.get(m.key, "unaccounted")
-            if m.key in reasons:
-                status = "exempt"
-            elif m.key in verdicts:
-                status = "verified" if all(verdicts[m.key]) else "FAILED"
-            else:
-                status = "input" if role.startswith(("input", "intermediate")) else "UNCHECKED"
-            rows.append(
-                {
-                    "file": run.document.display,
-                    "pointer": m.pointer,
-                    "span": [m.start, m.end],
-                    "text": m.text,
-                    "role": role,
-                    "status": status,
-                    "reason": reasons.get(m.key, ""),
-                }
-            )
+    result = check_paths(paths_or_content(paths), freshness=False)
+    rows = mention_rows(result)
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    if errors:  # say why a lesson has no rows (or failing ones), on stderr
+        click.echo(render(errors, result.summary(), "text"), err=True, nl=False)
     if fmt == "json":
-        click.echo(json.dumps({"mentions": rows}, ensure_ascii=False))
+        click.echo(json.dumps({"mentions": [r.to_json() for r in rows]}, ensure_ascii=False))
     else:
-        width = max((len(r["pointer"]) for r in rows), default=7)
-        for r in rows:
-            extra = f"  ({r['reason']})" if r["reason"] else ""
-            click.echo(
-                f"{r['file']}  {r['pointer']:<{width}}  {r['text']:>10}  "
-                f"{r['status']:<10} {r['role']}{extra}"
+        header = ("file:line:col", "pointer", "number", "status", "role")
+        table = [header] + [
+            (
+                f"{r.file}:{r.line}:{r.column}",
+                r.pointer,
+                r.text,
+                r.status,
+                r.role + (f" ({r.reason})" if r.reason else ""),
             )
-    sys.exit(1 if any(r["status"] in ("FAILED", "UNCHECKED") for r in rows) else 0)
+            for r in rows
+        ]
+        widths = [max(len(row[i]) for row in table) for i in range(4)]
+        for row in table:
+            click.echo(
+                "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False))
+                + "  "
+                + row[4]
+            )
+    failing = any(r.status in ("FAILED", "UNACCOUNTED") for r in rows)
+    sys.exit(1 if failing or errors else 0)

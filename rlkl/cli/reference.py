@@ -22,8 +22,9 @@ def reference() -> str:
     for name in main.list_commands(root):
         command = main.get_command(root, name)
         assert command is not None
-        ctx = click.Context(command, info_name=name, parent=root, **command.context_settings,
-                            **width)
+        ctx = click.Context(
+            command, info_name=name, parent=root, **command.context_settings, **width
+        )
         parts.append(f"### `rlkl {name}`\n\n```text\n{command.get_help(ctx)}\n```\n")
     return "\n".join(parts)
 

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import click
 
+from rlkl.cli.options import paths_or_content, use_color
 from rlkl.report import FORMATS, Format, render
 from rlkl.validate import validate_paths
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text for people, json for tools, github for workflow annotations.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for people, json for tools, github for workflow annotations.",
+)
 def validate(paths: tuple[Path, ...], fmt: Format) -> None:
     """Validate lesson files and folders (default: content/).
 
@@ -32,13 +38,8 @@ def validate(paths: tuple[Path, ...], fmt: Format) -> None:
       rlkl validate content/ --format json
       rlkl validate --format github      # in a GitHub Actions step
     """
-    if not paths:
-        default = Path("content")
-        if not default.is_dir():
-            raise click.UsageError("no PATH given and ./content/ does not exist")
-        paths = (default,)
-    result = validate_paths(list(paths))
+    result = validate_paths(paths_or_content(paths))
     summary = result.summary()
-    color = fmt == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    color = use_color(fmt)
     click.echo(render(result.diagnostics, summary, fmt, color=color), nl=False, color=color)
     sys.exit(1 if summary["errors"] else 0)

@@ -39,7 +39,8 @@ GOOD = "lesson: policy-gradient-kl-control\nclaims:\n"
         ("claims:\n  - id: a\n    says: x {pi}\n", "RLKL610", "/claims/0/says", 3),
         ("lesson: other-lesson\n", "RLKL609", "/lesson", 1),
         (
-            "claims:\n  - id: a\n    in: /engineeringExample\n    says: no such {y} sentence\n",
+            "claims:\n  - id: a\n    in: /engineeringExample\n    says: no such {y} sentence\n"
+            "    holds: ['y > 0']\n",
             "RLKL607",
             "/claims/0/says",
             4,
@@ -51,12 +52,20 @@ GOOD = "lesson: policy-gradient-kl-control\nclaims:\n"
             "/claims/0/where/r",
             5,
         ),
+        ("a: &x [1]\nb: *x\n", "RLKL601", "", 2),
         (
             "claims:\n  - id: a\n    in: /engineeringExample\n    says: 'ratio is {r}.'\n"
-            "    where: {r: 'kl_divergence([0.5, 0.6], [0.5, 0.5])'}\n",
-            "RLKL421",
+            "    where: {r: '1.5'}\n",
+            "RLKL611",
             "/claims/0/where/r",
             5,
+        ),
+        (
+            "claims:\n  - id: a\n    in: /engineeringExample\n"
+            "    says: 'current probability {p_new} and'\n",
+            "RLKL612",
+            "/claims/0/says",
+            4,
         ),
     ],
 )
@@ -77,3 +86,23 @@ def test_broken_bindings_do_not_flood_with_unaccounted_numbers(tmp_path: Path) -
     space.path(name="claims.yaml").write_text("claims: [\n", encoding="utf-8")
     codes = {d.code for d in space.check().diagnostics}
     assert "RLKL601" in codes and "RLKL410" not in codes
+
+
+def test_uncomputable_output_is_reported_once_at_its_number(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    offset = space.edit("KL([0.7,0.3] ||", "KL([0.7,0.6] ||")
+    result = space.check()
+    hits = [d for d in result.diagnostics if d.code == "RLKL421"]
+    assert [(d.pointer, d.file.endswith("lesson.json")) for d in hits] == [
+        ("/engineeringExample", True)
+    ]
+    assert "p does not sum to 1" in hits[0].message, hits[0].message
+    assert hits[0].column > offset  # at the KL value the author wrote, not in claims.yaml
+    assert not [d for d in result.diagnostics if d.code == "RLKL608"]  # no cascade
+
+
+def test_bom_in_bindings_is_refused_like_in_lessons(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    path = space.path(name="claims.yaml")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert find(space.check(), "RLKL601", "")

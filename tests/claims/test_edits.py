@@ -109,3 +109,19 @@ def test_regen_removes_fixture_of_deleted_lesson_only_under_its_paths(tmp_path: 
     report, _ = regen_paths([space.root])
     assert report.removed == [ghost / "fixtures.json"]
     assert not (ghost / "fixtures.json").exists()
+
+
+def test_fix_refuses_to_choose_between_disagreeing_inputs(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit("current probability 0.7", "current probability 0.8")  # only the first place
+    before = space.read()
+    report, result = regen_paths([space.root / SEED], fix=True)
+    assert report.fixed == {} and "different values" in report.not_fixed[space.path()]
+    assert space.read() == before
+    assert "RLKL420" in codes(result)
+
+
+def test_moving_a_number_within_its_sentence_is_not_stale(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit('"engineeringExample":"For a sampled', '"engineeringExample":"Here: for a sampled')
+    assert codes(space.check()) == set()

@@ -140,7 +140,7 @@ FAULTS = [
         "RLKL408",
         "/misconception",
         "−3.1",
-        ["equal one distractor"],
+        ["equal the distractor it explains (−2.4 at /check/options/1)"],
     ),
     (
         "explanation-key-wrong",

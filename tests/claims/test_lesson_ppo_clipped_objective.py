@@ -101,7 +101,7 @@ FAULTS = [
         "RLKL408",
         "/misconception",
         "−1.6, because clipping",
-        ["must be wrong", "equal one distractor"],
+        ["must be wrong", "equal the distractor it explains"],
     ),
     # thresholds, found on ppo_clip_grad (clip_boundary), not as 1 ± ε
     (

@@ -77,7 +77,7 @@ FAULTS = [
         "RLKL420",
         "/derivation/3",
         "0.3,0.7]",
-        ["pi_ref is 0.2, 0.8", "0.3, 0.7 here"],
+        ["pi_ref is 0.3, 0.7 here but 0.2, 0.8"],
     ),
     # a baseline factor that is not the stated policy component (the sum itself still holds)
     (
