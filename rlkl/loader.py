@@ -292,6 +292,10 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
         data = json.loads(text, object_pairs_hook=_object_hook, parse_constant=_Constant)
     except json.JSONDecodeError as error:
         raise _syntax_error(error, text, shown) from None
+    except ValueError as error:  # an integer longer than Python's int conversion limit
+        long_number = re.search(r"\d{1000,}", text)
+        raise _fail(shown, text, long_number.start() if long_number else 0, "RLKL105",
+                    f"invalid JSON number: {error}") from None
     except RecursionError:  # pragma: no cover - the prescan bounds the depth
         raise _fail(shown, text, 0, "RLKL110", "nesting too deep") from None
     document = Document(path, shown, text, data)

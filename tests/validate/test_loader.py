@@ -128,3 +128,11 @@ def test_mutated_seed_never_raises_anything_but_load_error(data: st.DataObject) 
         assert error.diagnostics
     else:
         document.locate("/check/answer")
+
+
+def test_overlong_integer_is_a_located_syntax_error() -> None:
+    raw = ('{"a": ' + "9" * 5000 + "}").encode()
+    with pytest.raises(LoadError) as caught:
+        parse_json(raw, Path("x.json"))
+    (diagnostic,) = caught.value.diagnostics
+    assert (diagnostic.code, diagnostic.line, diagnostic.column) == ("RLKL105", 1, 7)
