@@ -33,6 +33,7 @@ LESSON = "lesson.json"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    """Register ``--rlkl-update`` and the ``rlkl_content`` ini option."""
     group = parser.getgroup("rlkl", "rlkl lesson claims")
     group.addoption(
         "--rlkl-update",
@@ -57,6 +58,7 @@ def _inside(path: Path, roots: list[Path]) -> bool:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Collect a lesson's fixtures (or a content lesson that has none yet)."""
     if file_path.name == FILENAME and (file_path.parent / LESSON).is_file():
         return LessonFixtures.from_parent(parent, path=file_path)
     if (
@@ -103,6 +105,8 @@ def _claim_locations(result: CheckResult, ids: set[str]) -> set[tuple[str, int, 
 
 
 class ClaimItem(pytest.Item):
+    """One recorded claim, recomputed from the current lesson."""
+
     def __init__(self, *, entry: dict[str, Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entry = entry
@@ -181,6 +185,7 @@ class LessonItem(ClaimItem):
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """With ``--rlkl-update``: regenerate the fixtures once, on the controller."""
     config = session.config
     if not config.getoption("rlkl_update") or hasattr(config, "workerinput"):
         return

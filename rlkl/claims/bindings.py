@@ -53,6 +53,8 @@ class Template:
 
 @dataclass(frozen=True)
 class Claim:
+    """One authored claim: a sentence template, its outputs, negatives and conditions."""
+
     id: str
     template: Template
     outputs: dict[str, tuple[str, Located]]  # slot -> (expression, where it is written)
@@ -63,6 +65,8 @@ class Claim:
 
 @dataclass(frozen=True)
 class Exemption:
+    """Numbers matched by a template that are not recomputed, with the reason."""
+
     template: Template
     reason: str
     equals: dict[str, str]  # slot -> the value it must have, as written in the bindings
@@ -70,12 +74,16 @@ class Exemption:
 
 @dataclass(frozen=True)
 class Quiz:
+    """How the check question is answered: the key and, optionally, each distractor's mistake."""
+
     answer: tuple[str, Located]
     distractors: dict[int, tuple[str, Located]]
 
 
 @dataclass
 class Bindings:
+    """A parsed, schema-valid ``claims.yaml`` with the position of everything in it."""
+
     path: Path
     display: str
     claims: list[Claim] = field(default_factory=list)
@@ -88,6 +96,8 @@ class Bindings:
 
 
 class BindingsError(Exception):
+    """The bindings file cannot be used; ``diagnostics`` says where and why."""
+
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         super().__init__("; ".join(d.message for d in diagnostics))
         self.diagnostics = diagnostics

@@ -46,6 +46,8 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Exempt:
+    """An exempt number, the reason, and the words around it."""
+
     mention: Mention
     reason: str
     quote: str
@@ -281,6 +283,7 @@ class _Lesson:
         return usable
 
     def run(self) -> LessonClaims:
+        """All stages in order; the result is the lesson's claims and diagnostics."""
         claims = self.bindings.claims if self.bindings else []
         matched = [(c, self.occurrences(c.template, c.template.where)) for c in claims]
         self.resolve_inputs(matched)
@@ -478,6 +481,8 @@ class _Lesson:
 
     # -- self-describing forms ----------------------------------------------------------
     def check_arithmetic(self) -> None:
+        """Literal arithmetic in the prose (``min(1.4×2,1.2×2)=2.4``), unless a binding owns
+        its result."""
         for pointer, text in self.texts.items():
             for form in matching.arithmetic(text, self.by_pointer[pointer]):
                 if form.result.key in self.out.roles and self.out.roles[form.result.key].startswith(
@@ -507,6 +512,7 @@ class _Lesson:
                     self.out.rewrites[form.result.key] = computed
 
     def check_core_calls(self) -> None:
+        """KL and entropy of literal distributions with a unit (``KL([..] || [..]) is x nats``)."""
         for pointer, text in self.texts.items():
             for call in matching.core_calls(text, self.by_pointer[pointer]):
                 if call.result.key in self.out.roles and self.out.roles[call.result.key].startswith(
@@ -555,6 +561,8 @@ class _Lesson:
 
     # -- the check question -------------------------------------------------------------
     def check_quiz(self) -> None:
+        """The keyed option and explanation state the answer; distractors differ; the
+        misconception is a distractor."""
         check = self.data.get("check")
         quiz = self.bindings.quiz if self.bindings else None
         if quiz is None or not isinstance(check, dict):
@@ -675,6 +683,7 @@ class _Lesson:
 
     # -- exemptions and coverage --------------------------------------------------------
     def apply_exemptions(self) -> None:
+        """Mark the numbers matched by exemption templates (and check pinned values)."""
         for exemption in self.bindings.exemptions if self.bindings else []:
             for occurrence in self.occurrences(exemption.template, exemption.template.where):
                 for slot in occurrence.slots:
@@ -705,6 +714,7 @@ class _Lesson:
                         )
 
     def coverage(self) -> None:
+        """Report every number that is neither checked nor exempt (RLKL410)."""
         for mention in self.out.mentions:
             if mention.key not in self.out.roles:
                 self.at_mention(

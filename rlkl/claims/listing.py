@@ -20,6 +20,8 @@ VERIFIED, FAILED, INPUT, EXEMPT, UNACCOUNTED = (
 
 @dataclass(frozen=True)
 class MentionRow:
+    """One numeric mention as ``rlkl claims`` lists it."""
+
     file: str
     line: int
     column: int

@@ -40,6 +40,8 @@ class LessonRun:
 
 @dataclass
 class CheckResult:
+    """Validation plus, for every schema-valid lesson, its claims; one list of diagnostics."""
+
     validation: ValidationResult
     lessons: list[LessonRun]
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -122,6 +124,8 @@ def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult
 
 @dataclass
 class RegenReport:
+    """What ``regen`` wrote, left alone, removed and (with ``--fix``) rewrote in the prose."""
+
     updated: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)
