@@ -119,6 +119,7 @@ CODES: dict[str, str] = {
     "RLKL610": "a slot has the name of a function or constant",
     "RLKL611": "an output or quiz expression uses no quantity from the prose (a constant)",
     "RLKL612": "an input slot is read but no expression uses it",
+    "RLKL613": "quiz.distractors names the key or an option that does not exist",
 }
 
 

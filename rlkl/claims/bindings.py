@@ -178,6 +178,14 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
             )
         seen[claim.id] = claim.where
         slot_names = {name for name, _ in claim.template.slots}
+        for name in sorted(n for n in slot_names if n.startswith("_")):
+            errors.append(
+                b.diagnostic(
+                    claim.template.where,
+                    "RLKL610",
+                    f"slot {{{name}}}: a slot name starts with a letter",
+                )
+            )
         for name in sorted(slot_names & (set(expr.FUNCTIONS) | set(expr.CONSTANTS))):
             errors.append(
                 b.diagnostic(
@@ -305,6 +313,10 @@ def load_bindings(path: Path) -> Bindings:
         problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
         raise BindingsError(
             [Diagnostic(display, line, column, "", "RLKL601", f"not valid YAML: {problem}")]
+        ) from None
+    except (ValueError, RecursionError) as exc:  # huge integers, pathological nesting
+        raise BindingsError(
+            [Diagnostic(display, 1, 1, "", "RLKL601", f"cannot read the YAML: {exc}")]
         ) from None
     except YAMLError as exc:
         raise BindingsError(

@@ -223,7 +223,7 @@ class _Lesson:
         how = expr.substitute(formula, inputs) if inputs else formula
         if how != formula:
             how = f"{how} (from {expression})"
-        if not math.isfinite(computed):
+        if not math.isfinite(computed) and not mention.value.is_infinite():
             ok = negative
             reason = f"computed {how} = {show(computed)}" + (
                 "" if negative else f", which no finite number such as {mention.text} states"
@@ -232,6 +232,8 @@ class _Lesson:
             same = agrees(computed, mention.value, mention.decimals)
             ok = not same if negative else same
             written = describe(mention.decimals - 2 if mention.percent else mention.decimals)
+            if mention.decimals == 0 and mention.value == 0:
+                written = "a bare 0 claims exactly zero"
             shown = (
                 show(computed * 100, mention.decimals - 2) + "%"
                 if mention.percent
@@ -460,10 +462,19 @@ class _Lesson:
                     if not self.usable(source):
                         continue
                     try:
-                        result = bool(expr.evaluate(expr.parse(source), self.env))
+                        outcome = expr.evaluate(expr.parse(source), self.env)
                     except expr.ExprError as exc:
                         self.at_binding(at, "RLKL421", f"cannot evaluate {source}: {exc}")
                         continue
+                    if not isinstance(outcome, (bool, np.bool_)):
+                        self.at_binding(
+                            at,
+                            "RLKL421",
+                            f"condition {source} must be true or "
+                            f"false, but it computes {_plain(outcome)}",
+                        )
+                        continue
+                    result = bool(outcome)
                     self.verdict(
                         "condition",
                         anchor,
@@ -540,7 +551,7 @@ class _Lesson:
                         call.result, "RLKL421", f'claim "{quote}": cannot compute {source}: {exc}'
                     )
                     continue
-                if math.isinf(computed):
+                if math.isinf(computed) and not call.result.value.is_infinite():
                     self.at_mention(
                         call.result,
                         "RLKL402",
@@ -585,6 +596,15 @@ class _Lesson:
             )
             if ms
         }
+        for index, (_, where) in quiz.distractors.items():
+            if index == key or index not in firsts:
+                what = "the keyed answer" if index == key else "not an option with a number"
+                self.at_binding(
+                    where,
+                    "RLKL613",
+                    f"distractor {index} is {what}; name the "
+                    "index of a wrong option (counting from 0)",
+                )
         for index, mention in firsts.items():
             if index == key:
                 self.role(mention, "quiz-key")

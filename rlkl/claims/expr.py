@@ -21,6 +21,8 @@ from rlkl import core
 
 MAX_LENGTH = 500
 MAX_POWER = 64
+MAX_DEPTH = 40
+MAX_SAMPLES = 10_000_000
 
 _PROSE_OPERATORS = str.maketrans({"×": "*", "·": "*", "÷": "/", "\u2212": "-"})
 
@@ -56,6 +58,8 @@ def clip_boundary(advantage: float, epsilon: float) -> float:
 
 
 def _sample(p_old: Any, n: int, seed: int) -> Any:
+    if not 0 < int(n) <= MAX_SAMPLES:
+        raise ExprError(f"the number of samples must be between 1 and {MAX_SAMPLES}")
     old = np.asarray(p_old, dtype=np.float64)
     return np.random.default_rng(int(seed)).choice(len(old), size=int(n), p=old)
 
@@ -146,6 +150,10 @@ def parse(source: str) -> ast.Expression:
         tree = ast.parse(source.translate(_PROSE_OPERATORS).strip(), mode="eval")
     except SyntaxError as exc:
         raise ExprError(f"not a valid expression: {exc.msg}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise ExprError("expression nested too deeply") from None
+    if _depth(tree) > MAX_DEPTH:
+        raise ExprError(f"expression nested deeper than {MAX_DEPTH} levels")
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
@@ -176,6 +184,16 @@ _ALLOWED = (
     *_BINARY,
     *_COMPARE,
 )
+
+
+def _depth(node: ast.AST) -> int:
+    """Nesting depth of a syntax tree, without recursion (so any input is safe)."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        current, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in ast.iter_child_nodes(current))
+    return deepest
 
 
 def names(tree: ast.Expression) -> set[str]:
@@ -224,14 +242,18 @@ def evaluate(tree: ast.Expression, env: Mapping[str, Any]) -> Any:
             return _eval(tree.body, env)
     except ExprError:
         raise
-    except (ArithmeticError, ValueError, TypeError, IndexError) as exc:
-        raise ExprError(str(exc)) from None
+    except (ArithmeticError, ValueError, TypeError, IndexError, MemoryError) as exc:
+        raise ExprError(str(exc) or type(exc).__name__) from None
 
 
 def _eval(node: ast.AST, env: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.Constant):
-        if isinstance(node.value, (bool, int, float, str)):
+        if isinstance(node.value, (bool, str)):
             return node.value
+        if isinstance(node.value, int) and abs(node.value) <= 2**53:
+            return node.value  # small integers stay exact (indices, counts)
+        if isinstance(node.value, (int, float)):
+            return float(node.value)
         raise ExprError(f"constant {node.value!r} is not allowed")
     if isinstance(node, ast.Name):
         if node.id in env:
@@ -248,8 +270,13 @@ def _eval(node: ast.AST, env: Mapping[str, Any]) -> Any:
         return -value if isinstance(node.op, ast.USub) else +value
     if isinstance(node, ast.BinOp):
         left, right = _eval(node.left, env), _eval(node.right, env)
-        if isinstance(node.op, ast.Pow) and np.max(np.abs(right)) > MAX_POWER:
-            raise ExprError(f"exponent larger than {MAX_POWER}")
+        if isinstance(node.op, ast.Pow):
+            if np.max(np.abs(right)) > MAX_POWER:
+                raise ExprError(f"exponent larger than {MAX_POWER}")
+            # in float64, so nested powers overflow at once instead of growing huge integers
+            return np.power(
+                np.asarray(left, dtype=np.float64), np.asarray(right, dtype=np.float64)
+            )[()]
         return _BINARY[type(node.op)](left, right)
     if isinstance(node, ast.BoolOp):
         values = [bool(_eval(v, env)) for v in node.values]

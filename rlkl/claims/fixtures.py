@@ -169,12 +169,37 @@ def compare(
                 "run `rlkl regen`",
             )
         )
-    if committed.data.get("exempt") != fresh["exempt"]:
-        problems.append(
-            committed.diagnostic(
-                "/exempt", "RLKL502", "stale fixtures: the exempt numbers changed; run `rlkl regen`"
+
+    def settled(entry: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in entry.items() if k != "span"}
+
+    recorded_exempt = [settled(e) for e in committed.data.get("exempt", [])]
+    fresh_exempt = [settled(e) for e in fresh["exempt"]]
+    in_order = sorted(claims.exempt, key=lambda e: e.mention.key)  # as build() wrote them
+    for exempt, entry in zip(in_order, fresh_exempt, strict=True):
+        if entry not in recorded_exempt:
+            line, column = line_column(lesson.text, mention_range(lesson, exempt.mention)[0])
+            problems.append(
+                Diagnostic(
+                    lesson.display,
+                    line,
+                    column,
+                    exempt.mention.pointer,
+                    "RLKL502",
+                    f"stale fixtures: exempt number {exempt.mention.text} is new or changed; "
+                    "review it, then run `rlkl regen`",
+                )
             )
-        )
+    for index, entry in enumerate(recorded_exempt):
+        if entry not in fresh_exempt:
+            problems.append(
+                committed.diagnostic(
+                    f"/exempt/{index}",
+                    "RLKL503",
+                    f"orphaned fixture: exempt number {entry.get('authored')} is no longer in the "
+                    "lesson; run `rlkl regen`",
+                )
+            )
     return problems
 
 

@@ -207,9 +207,9 @@ def _unchanged(path: Path, fixture: dict[str, object]) -> bool:
     """The committed fixture already says this (computed values equal up to float noise)."""
     try:
         committed = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(committed, dict) and fixtures.equivalent(committed, dict(fixture))
+        return isinstance(committed, dict) and fixtures.equivalent(committed, dict(fixture))
+    except (OSError, ValueError, TypeError, AttributeError, KeyError, RecursionError):
+        return False  # unreadable or damaged: regen rewrites it
 
 
 def _folders(paths: Sequence[Path]) -> list[Path]:

@@ -53,6 +53,17 @@ GOOD = "lesson: policy-gradient-kl-control\nclaims:\n"
             5,
         ),
         ("a: &x [1]\nb: *x\n", "RLKL601", "", 2),
+        ("foo: " + "9" * 4301 + "\n", "RLKL601", "", 1),
+        ("foo: " + "[" * 3000 + "]" * 3000 + "\n", "RLKL601", "", 1),
+        ("claims:\n  - id: a\n    says: x {__class__}\n", "RLKL610", "/claims/0/says", 3),
+        (
+            "claims:\n  - id: a\n    in: /check/question\n"
+            "    says: 'For advantage {A} and ratio {r}, what'\n"
+            "    holds: ['[A, r]']\n",
+            "RLKL421",
+            "/claims/0/holds/0",
+            5,
+        ),
         (
             "claims:\n  - id: a\n    in: /engineeringExample\n    says: 'ratio is {r}.'\n"
             "    where: {r: '1.5'}\n",
@@ -106,3 +117,13 @@ def test_bom_in_bindings_is_refused_like_in_lessons(tmp_path: Path) -> None:
     path = space.path(name="claims.yaml")
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     assert find(space.check(), "RLKL601", "")
+
+
+def test_distractor_index_must_name_a_wrong_option(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    path = space.path(name="claims.yaml")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('"2": abs', '"3": abs'), encoding="utf-8"
+    )
+    hits = find(space.check(), "RLKL613", "/quiz/distractors/3")
+    assert hits and "not an option" in hits[0].message

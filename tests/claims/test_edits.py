@@ -125,3 +125,26 @@ def test_moving_a_number_within_its_sentence_is_not_stale(tmp_path: Path) -> Non
     space = Workspace.copy(tmp_path)
     space.edit('"engineeringExample":"For a sampled', '"engineeringExample":"Here: for a sampled')
     assert codes(space.check()) == set()
+
+
+def test_regen_repairs_a_damaged_fixture(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.path(name="fixtures.json").write_text('{"claims": 5}', encoding="utf-8")
+    assert "RLKL505" in codes(space.check())
+    _regen_then_clean(space)
+
+
+def test_a_true_infinite_kl_is_accepted(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit(
+        "PPO is worked here only.", "PPO is worked here only. KL([0.7,0.3] || [1,0]) is ∞ nats."
+    )
+    result = space.check()
+    assert not codes(result) & VERIFY, result.diagnostics
+
+
+def test_a_changed_exempt_number_is_reported_at_the_number(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit("423 parameters", "424 parameters")
+    (stale,) = [d for d in space.check().diagnostics if d.code == "RLKL502"]
+    assert stale.pointer == "/specs/0/context" and stale.file.endswith("lesson.json")

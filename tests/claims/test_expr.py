@@ -83,3 +83,20 @@ def test_precision_rule(computed: float, written: str, decimals: int, ok: bool) 
     from decimal import Decimal
 
     assert agrees(computed, Decimal(written), decimals) is ok
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "-" * 400 + "1",  # deep unary chain
+        "sampled_counts([0.5, 0.5], 10**12, 0)[0]",  # absurd sample size
+        "[" * 60 + "1" + "]" * 60,
+    ],
+)
+def test_pathological_expressions_are_errors(source: str) -> None:
+    with pytest.raises(expr.ExprError):
+        expr.evaluate(expr.parse(source), {})
+
+
+def test_nested_powers_overflow_instead_of_hanging() -> None:
+    assert _eval("((((10**60)**60)**60)**60)**60") == math.inf
