@@ -397,6 +397,27 @@ class _Lesson:
                 self.failed.update(pending)
                 break
 
+    def authored(self, source: str, at: Located) -> Any:
+        """Evaluate an authored expression; on failure report RLKL421 at ``at``, return None.
+
+        None also when it reads an output that could not be computed (reported already).
+        """
+        if not self.usable(source):
+            return None
+        try:
+            return expr.evaluate(expr.parse(source), self.env)
+        except expr.ExprError as exc:
+            self.at_binding(at, "RLKL421", f"cannot compute {source}: {exc}")
+            return None
+
+    def number(self, source: str, at: Located) -> float | None:
+        """:meth:`authored`, which must give one number (else RLKL421 at ``at``)."""
+        value = self.authored(source, at)
+        if value is not None and np.size(value) != 1:
+            self.at_binding(at, "RLKL421", f"{source} must compute one number, not {_plain(value)}")
+            return None
+        return None if value is None else float(np.asarray(value, dtype=np.float64).reshape(()))
+
     def usable(self, source: str) -> bool:
         """False when ``source`` reads an output that could not be computed (already reported)."""
         return not expr.names(expr.parse(source)) & self.failed
@@ -415,20 +436,11 @@ class _Lesson:
                 if slot.name in claim.negatives:
                     checks.append(("negative", claim.negatives[slot.name][0]))
                 for kind, source in checks:
-                    if slot.name in self.failed or not self.usable(source):
-                        continue  # could not be computed: reported once already
-                    try:
-                        value = (
-                            self.env[slot.name]
-                            if kind == "output"
-                            else expr.evaluate(expr.parse(source), self.env)
-                        )
-                    except expr.ExprError as exc:
-                        self.at_binding(
-                            claim.negatives[slot.name][1],
-                            "RLKL421",
-                            f"cannot compute {source}: {exc}",
-                        )
+                    if kind == "output":
+                        value = self.env.get(slot.name)  # None: reported once already
+                    else:
+                        value = self.authored(source, claim.negatives[slot.name][1])
+                    if value is None:
                         continue
                     values = np.atleast_1d(np.asarray(value, dtype=np.float64))
                     expected = len(slot.mentions) if slot.is_list else 1
@@ -459,12 +471,8 @@ class _Lesson:
             if claim.holds:
                 anchor = _first(occurrence)
                 for index, (source, at) in enumerate(claim.holds):
-                    if not self.usable(source):
-                        continue
-                    try:
-                        outcome = expr.evaluate(expr.parse(source), self.env)
-                    except expr.ExprError as exc:
-                        self.at_binding(at, "RLKL421", f"cannot evaluate {source}: {exc}")
+                    outcome = self.authored(source, at)
+                    if outcome is None:
                         continue
                     if not isinstance(outcome, (bool, np.bool_)):
                         self.at_binding(
@@ -579,12 +587,8 @@ class _Lesson:
         if quiz is None or not isinstance(check, dict):
             return
         source, at = quiz.answer
-        if not self.usable(source):
-            return
-        try:
-            answer = float(expr.evaluate(expr.parse(source), self.env))
-        except (expr.ExprError, TypeError) as exc:
-            self.at_binding(at, "RLKL421", f"cannot compute the answer {source}: {exc}")
+        answer = self.number(source, at)
+        if answer is None:
             return
         inputs = self.inputs_of(source)
         key = check.get("answer")
@@ -639,12 +643,8 @@ class _Lesson:
                 )
                 if index in quiz.distractors:
                     mistake, where = quiz.distractors[index]
-                    if not self.usable(mistake):
-                        continue
-                    try:
-                        value = float(expr.evaluate(expr.parse(mistake), self.env))
-                    except (expr.ExprError, TypeError) as exc:
-                        self.at_binding(where, "RLKL421", f"cannot compute {mistake}: {exc}")
+                    value = self.number(mistake, where)
+                    if value is None:
                         continue
                     self.compare(
                         "distractor",

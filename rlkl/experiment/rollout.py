@@ -13,15 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
 from rlkl import core
 from rlkl.experiment import policy
-from rlkl.experiment.envs import Env
-
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
-BoolArray = NDArray[np.bool_]
+from rlkl.experiment.envs import BoolArray, Env, FloatArray, IntArray
 
 
 @dataclass(frozen=True)
