@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from rlkl.claims import expr, matching
+from rlkl.claims import expr, forms, matching, quiz
 from rlkl.claims.bindings import Bindings, Located
 from rlkl.claims.fields import prose_strings
 from rlkl.claims.precision import agrees, describe, show
@@ -115,8 +115,12 @@ def _fmt_inputs(inputs: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-class _Lesson:
-    """Working state for one lesson (private; :func:`extract` is the entry point)."""
+class Extraction:
+    """The working state of one lesson while its claims are extracted and checked.
+
+    The stages are its methods, and the functions of :mod:`rlkl.claims.forms` and
+    :mod:`rlkl.claims.quiz`; :func:`extract` is the entry point.
+    """
 
     def __init__(self, document: Document, bindings: Bindings | None, coverage: bool) -> None:
         self.want_coverage = coverage
@@ -171,6 +175,10 @@ class _Lesson:
     def unique_id(self, base: str) -> str:
         self.ids[base] = self.ids.get(base, 0) + 1
         return base if self.ids[base] == 1 else f"{base}#{self.ids[base]}"
+
+    def bound(self, mention: Mention) -> bool:
+        """Whether a binding computes this number (the self-describing forms then leave it)."""
+        return self.out.roles.get(mention.key, "").startswith("output")
 
     def role(self, mention: Mention, role: str) -> None:
         self.out.roles.setdefault(mention.key, role)
@@ -292,9 +300,9 @@ class _Lesson:
         self.compute_outputs(matched)
         for claim, occurrences in matched:
             self.check_claim(claim, occurrences)
-        self.check_arithmetic()
-        self.check_core_calls()
-        self.check_quiz()
+        forms.check_arithmetic(self)
+        forms.check_core_calls(self)
+        quiz.check_quiz(self)
         self.apply_exemptions()
         if self.want_coverage:
             self.coverage()
@@ -498,209 +506,6 @@ class _Lesson:
                         quote,
                     )
 
-    # -- self-describing forms ----------------------------------------------------------
-    def check_arithmetic(self) -> None:
-        """Literal arithmetic in the prose (``min(1.4×2,1.2×2)=2.4``), unless a binding owns
-        its result."""
-        for pointer, text in self.texts.items():
-            for form in matching.arithmetic(text, self.by_pointer[pointer]):
-                if form.result.key in self.out.roles and self.out.roles[form.result.key].startswith(
-                    "output"
-                ):
-                    for m in form.operands:
-                        self.role(m, "intermediate")
-                    continue
-                try:
-                    computed = float(expr.evaluate(form.tree, {}))
-                except (expr.ExprError, TypeError) as exc:
-                    self.at_mention(form.result, "RLKL421", f"cannot compute {form.source}: {exc}")
-                    continue
-                for m in form.operands:
-                    self.role(m, "intermediate")
-                self.role(form.result, "arithmetic")
-                quote = text[form.start : form.result.end]
-                if not self.compare(
-                    "arithmetic",
-                    form.result,
-                    f"arithmetic@{pointer}",
-                    form.source.strip(),
-                    {},
-                    computed,
-                    quote=quote,
-                ):
-                    self.out.rewrites[form.result.key] = computed
-
-    def check_core_calls(self) -> None:
-        """KL and entropy of literal distributions with a unit (``KL([..] || [..]) is x nats``)."""
-        for pointer, text in self.texts.items():
-            for call in matching.core_calls(text, self.by_pointer[pointer]):
-                if call.result.key in self.out.roles and self.out.roles[call.result.key].startswith(
-                    "output"
-                ):
-                    continue
-                p = [m.number for m in call.p]
-                q = [m.number for m in call.q]
-                args = [p, q] if call.function == "kl_divergence" else [p]
-                base = "" if call.unit == "nats" else ", base=2"
-                source = f"{call.function}({', '.join(map(str, args))}{base})"
-                for m in (*call.p, *call.q):
-                    self.role(m, "input")
-                self.role(call.result, "core")
-                quote = text[call.start : call.end]
-                try:
-                    from rlkl import core
-
-                    function = (
-                        core.kl_divergence if call.function == "kl_divergence" else core.entropy
-                    )
-                    computed = float(function(*args, base=call.base))
-                except ValueError as exc:
-                    self.at_mention(
-                        call.result, "RLKL421", f'claim "{quote}": cannot compute {source}: {exc}'
-                    )
-                    continue
-                if math.isinf(computed) and not call.result.value.is_infinite():
-                    self.at_mention(
-                        call.result,
-                        "RLKL402",
-                        f'claim "{quote}": {source} is infinite (q has zero mass where '
-                        f"p is positive), not {call.result.text} {call.unit}",
-                    )
-                    continue
-                if not self.compare(
-                    "core",
-                    call.result,
-                    f"{call.function}@{pointer}",
-                    source,
-                    {},
-                    computed,
-                    quote=quote,
-                ):
-                    self.out.rewrites[call.result.key] = computed
-
-    # -- the check question -------------------------------------------------------------
-    def check_quiz(self) -> None:
-        """The keyed option and explanation state the answer; distractors differ; the
-        misconception is a distractor."""
-        check = self.data.get("check")
-        quiz = self.bindings.quiz if self.bindings else None
-        if quiz is None or not isinstance(check, dict):
-            return
-        source, at = quiz.answer
-        answer = self.number(source, at)
-        if answer is None:
-            return
-        inputs = self.inputs_of(source)
-        key = check.get("answer")
-        firsts = {
-            i: ms[0]
-            for i, ms in (
-                (i, self.by_pointer.get(f"/check/options/{i}", []))
-                for i in range(len(check.get("options", [])))
-            )
-            if ms
-        }
-        for index, (_, where) in quiz.distractors.items():
-            if index == key or index not in firsts:
-                what = "the keyed answer" if index == key else "not an option with a number"
-                self.at_binding(
-                    where,
-                    "RLKL613",
-                    f"distractor {index} is {what}; name the "
-                    "index of a wrong option (counting from 0)",
-                )
-        for index, mention in firsts.items():
-            if index == key:
-                self.role(mention, "quiz-key")
-                stating = [
-                    i for i, m in firsts.items() if i != key and agrees(answer, m.value, m.decimals)
-                ]
-                hint = (
-                    f" (option {stating[0]} states the answer: is /check/answer right?)"
-                    if stating
-                    else ""
-                )
-                if not self.compare(
-                    "quiz-key",
-                    mention,
-                    "quiz.key",
-                    f"answer = {source}",
-                    inputs,
-                    answer,
-                    hint=hint,
-                ):
-                    self.out.rewrites[mention.key] = answer
-            else:
-                self.role(mention, "distractor")
-                self.compare(
-                    "distractor",
-                    mention,
-                    f"quiz.distractor.{index}",
-                    f"answer = {source}",
-                    inputs,
-                    answer,
-                    negative=True,
-                )
-                if index in quiz.distractors:
-                    mistake, where = quiz.distractors[index]
-                    value = self.number(mistake, where)
-                    if value is None:
-                        continue
-                    self.compare(
-                        "distractor",
-                        mention,
-                        f"quiz.mistake.{index}",
-                        mistake,
-                        self.inputs_of(mistake),
-                        value,
-                    )
-        explanation = self.by_pointer.get("/check/explanation", [])
-        if explanation:
-            self.role(explanation[0], "quiz-key")
-            if not self.compare(
-                "quiz-key", explanation[0], "quiz.explanation", f"answer = {source}", inputs, answer
-            ):
-                self.out.rewrites[explanation[0].key] = answer
-        stated = self.by_pointer.get("/misconception", [])
-        if stated:
-            mention = stated[0]
-            self.role(mention, "misconception")
-            wrong = [firsts[i] for i in firsts if i != key]
-            explained = self.explained_distractor(wrong)
-            candidates = [explained] if explained else wrong
-            same = [m for m in candidates if m.value == mention.value]
-            ok = bool(same) and not agrees(answer, mention.value, mention.decimals)
-            which = (
-                f"the distractor it explains ({explained.text} at {explained.pointer})"
-                if explained
-                else f"one distractor ({', '.join(m.text for m in wrong)})"
-            )
-            reason = (
-                ""
-                if ok
-                else f"the misconception's value {mention.text} must be wrong (the answer is "
-                f"{show(answer)}) and equal {which}"
-            )
-            self.verdict(
-                "misconception",
-                mention,
-                "misconception",
-                "a distractor, not the answer",
-                {},
-                answer,
-                ok,
-                reason,
-            )
-
-    def explained_distractor(self, distractors: list[Mention]) -> Mention | None:
-        """The distractor whose words (after its number) the misconception repeats, if any."""
-        misconception = self.texts.get("/misconception", "")
-        for mention in distractors:
-            words = self.texts[mention.pointer][mention.end :].strip(" ,.;:")
-            if len(words) >= 12 and words in misconception:
-                return mention
-        return None
-
     # -- exemptions and coverage --------------------------------------------------------
     def apply_exemptions(self) -> None:
         """Mark the numbers matched by exemption templates (and check pinned values)."""
@@ -765,4 +570,4 @@ def extract(
     ``coverage=False`` skips the unaccounted-number errors (used when the bindings file
     itself is broken: its own diagnostics say what to fix first).
     """
-    return _Lesson(document, bindings, coverage).run()
+    return Extraction(document, bindings, coverage).run()
