@@ -19,6 +19,7 @@ import jsonschema
 
 from rlkl import __version__
 from rlkl.claims.engine import LessonClaims
+from rlkl.claims.scanner import MINUSES
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document, LoadError, load_json
 from rlkl.resources import load_schema
@@ -133,7 +134,9 @@ def compare(
         recorded = previous[1]
         if not entry["verified"]:
             continue  # the failing claim is the message; freshness follows from fixing it
-        changed = [k for k in entry if k not in _VOLATILE and recorded.get(k) != entry[k]]
+        changed = [
+            k for k in entry if k not in _VOLATILE and _glyphs(recorded.get(k)) != _glyphs(entry[k])
+        ]
         if changed:
             at(
                 entry["id"],
@@ -201,6 +204,14 @@ def compare(
                 )
             )
     return problems
+
+
+_MINUS_GLYPHS = str.maketrans(dict.fromkeys(MINUSES, "-"))
+
+
+def _glyphs(value: Any) -> Any:
+    """Text with every minus look-alike as ``-``: writing −2.8 as -2.8 changes no claim."""
+    return value.translate(_MINUS_GLYPHS) if isinstance(value, str) else value
 
 
 def same_value(recorded: Any, computed: Any) -> bool:
