@@ -10,19 +10,9 @@ import click
 
 from rlkl.claims.listing import mention_rows
 from rlkl.claims.pipeline import CheckResult, check_paths, regen_paths
-from rlkl.cli.options import paths_or_content, use_color
+from rlkl.cli.options import format_option, paths_argument, paths_or_content, use_color
 from rlkl.diagnostics import Severity
-from rlkl.report import FORMATS, Format, render
-
-_PATHS = click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-_FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text for people, json for tools, github for workflow annotations.",
-)
+from rlkl.report import Format, render
 
 
 def _emit(result: CheckResult, fmt: Format) -> None:
@@ -33,8 +23,8 @@ def _emit(result: CheckResult, fmt: Format) -> None:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@_PATHS
-@_FORMAT
+@paths_argument
+@format_option
 def check(paths: tuple[Path, ...], fmt: Format) -> None:
     """Validate lessons and verify every number in them (default: content/).
 
@@ -57,14 +47,14 @@ def check(paths: tuple[Path, ...], fmt: Format) -> None:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@_PATHS
+@paths_argument
 @click.option(
     "--fix",
     is_flag=True,
     help="Also rewrite dependent output numbers in the lesson prose at their written "
     "precision (only those numbers change in the file).",
 )
-@_FORMAT
+@format_option
 def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
     """Rewrite the fixtures of the lessons under PATHS (default: content/).
 
@@ -99,7 +89,7 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@_PATHS
+@paths_argument
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )

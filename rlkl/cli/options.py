@@ -8,7 +8,19 @@ from pathlib import Path
 
 import click
 
+from rlkl.report import FORMATS
+
 DEFAULT = Path("content")
+
+paths_argument = click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for people, json for tools, github for workflow annotations.",
+)
 
 
 def paths_or_content(paths: tuple[Path, ...]) -> list[Path]:

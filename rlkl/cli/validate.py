@@ -7,21 +7,14 @@ from pathlib import Path
 
 import click
 
-from rlkl.cli.options import paths_or_content, use_color
-from rlkl.report import FORMATS, Format, render
+from rlkl.cli.options import format_option, paths_argument, paths_or_content, use_color
+from rlkl.report import Format, render
 from rlkl.validate import validate_paths
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text for people, json for tools, github for workflow annotations.",
-)
+@paths_argument
+@format_option
 def validate(paths: tuple[Path, ...], fmt: Format) -> None:
     """Validate lesson files and folders (default: content/).
 
