@@ -9,6 +9,7 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 * ``RLKL4xx`` — numeric claims (coverage, verification).
 * ``RLKL5xx`` — fixtures (missing, stale, orphaned, drift).
 * ``RLKL6xx`` — authored claim bindings (``claims.yaml``).
+* ``RLKL9xx`` — the run itself (a stage that failed on a lesson, a write refused).
 """
 
 from __future__ import annotations
@@ -120,6 +121,10 @@ CODES: dict[str, str] = {
     "RLKL611": "an output or quiz expression uses no quantity from the prose (a constant)",
     "RLKL612": "an input slot is read but no expression uses it",
     "RLKL613": "quiz.distractors names the key or an option that does not exist",
+    "RLKL614": "a sentence template has no number slot (only units, or none)",
+    # RLKL9xx: the run itself.
+    "RLKL901": "rlkl failed on this lesson (an internal error); the other lessons were checked",
+    "RLKL902": "regen refused to write outside the corpus (a symlink leads out of it)",
 }
 
 
