@@ -1,4 +1,5 @@
-"""``rlkl check``, ``rlkl regen`` and ``rlkl claims``: thin commands over :mod:`rlkl.claims`."""
+"""``rlkl check``, ``rlkl regen`` and ``rlkl claims``: thin commands over :mod:`rlkl.check`,
+:mod:`rlkl.regen` and :mod:`rlkl.claims`."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from pathlib import Path
 
 import click
 
+from rlkl.check import CheckResult, check_paths
 from rlkl.claims.listing import mention_rows
-from rlkl.claims.pipeline import CheckResult, check_paths, regen_paths
 from rlkl.cli.options import format_option, paths_argument, paths_or_content, use_color
 from rlkl.diagnostics import Severity
-from rlkl.report import Format, render
+from rlkl.render import Format, render
 
 
 def _emit(result: CheckResult, fmt: Format) -> None:
@@ -68,6 +69,8 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
       rlkl regen content/policy-gradient-kl-control --fix
       git diff content/      # review what moved
     """
+    from rlkl.regen import regen_paths
+
     report, result = regen_paths(paths_or_content(paths), fix=fix)
     for lesson, why in sorted(report.not_fixed.items()):
         click.echo(f"not fixed: {lesson.as_posix()}: {why}; fix that first", err=True)
@@ -102,7 +105,7 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
       rlkl claims --format json
     """
     result = check_paths(paths_or_content(paths), freshness=False)
-    rows = mention_rows(result)
+    rows = mention_rows((run.document, run.claims) for run in result.lessons)
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:  # say why a lesson has no rows (or failing ones), on stderr
         click.echo(render(errors, result.summary(), "text"), err=True, nl=False)

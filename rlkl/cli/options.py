@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from rlkl.report import FORMATS
+from rlkl.render import FORMATS
 
 DEFAULT = Path("content")
 

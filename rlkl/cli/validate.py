@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rlkl.cli.options import format_option, paths_argument, paths_or_content, use_color
-from rlkl.report import Format, render
+from rlkl.render import Format, render
 from rlkl.validate import validate_paths
 
 
