@@ -104,8 +104,8 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
       rlkl claims content/policy-gradient-kl-control
       rlkl claims --format json
     """
-    result = check_paths(paths_or_content(paths), freshness=False)
-    rows = mention_rows((run.document, run.claims) for run in result.lessons)
+    result = check_paths(paths_or_content(paths))
+    rows = mention_rows((run.document, run.claims, run.changes) for run in result.lessons)
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:  # say why a lesson has no rows (or failing ones), on stderr
         click.echo(render(errors, result.summary(), "text"), err=True, nl=False)
@@ -130,5 +130,5 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
                 + "  "
                 + row[4]
             )
-    failing = any(r.status in ("FAILED", "UNACCOUNTED") for r in rows)
+    failing = any(r.status.isupper() for r in rows)
     sys.exit(1 if failing or errors else 0)
