@@ -15,8 +15,8 @@ from typing import Any
 
 import jsonschema
 
-from rlkl import __version__
 from rlkl.claims.records import LessonClaims
+from rlkl.core.version import CORE_VERSION
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document, LoadError, load_json
 from rlkl.resources import load_schema
@@ -57,7 +57,7 @@ def build(claims: LessonClaims) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "lesson": claims.lesson_id,
-        "core": __version__,
+        "core": CORE_VERSION,
         "claims": entries,
         "exempt": exempt,
     }
