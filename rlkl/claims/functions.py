@@ -107,7 +107,7 @@ _HELPERS: Mapping[str, Callable[..., Any]] = {
 def _core_functions() -> dict[str, Callable[..., Any]]:
     """Every public function of :mod:`rlkl.core` (``__all__``) not in :data:`EXCLUDED`:
     a function added to the core is callable from bindings without an edit here."""
-    found = {}
+    found: dict[str, Callable[..., Any]] = {}
     for name in core.__all__:
         value = getattr(core, name)
         if inspect.isfunction(value) and name not in EXCLUDED:
