@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rlkl.cache import Cache, Entry, lesson_key
 from rlkl.claims import fixtures
 from rlkl.claims.bindings import FILENAME as BINDINGS
 from rlkl.claims.bindings import BindingsError, load_bindings
@@ -49,6 +50,7 @@ class CheckResult:
     lessons: list[LessonRun]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failed: int = 0  # lessons on which a stage raised (each reported as RLKL901)
+    cached: list[Entry] = field(default_factory=list)  # lessons answered from the cache
 
     def summary(self) -> dict[str, int]:
         """Counts for reports. ``finished`` < ``lessons`` means some lesson was not checked."""
@@ -60,9 +62,12 @@ class CheckResult:
             "finished": found["lessons"] - self.failed,
             "errors": errors,
             "warnings": len(self.diagnostics) - errors,
-            "claims": sum(len(r.claims.verdicts) for r in self.lessons),
-            "verified": sum(v.ok for r in self.lessons for v in r.claims.verdicts),
-            "exempt": sum(len(r.claims.exempt) for r in self.lessons),
+            "claims": sum(len(r.claims.verdicts) for r in self.lessons)
+            + sum(e.claims for e in self.cached),
+            "verified": sum(v.ok for r in self.lessons for v in r.claims.verdicts)
+            + sum(e.verified for e in self.cached),
+            "exempt": sum(len(r.claims.exempt) for r in self.lessons)
+            + sum(e.exempt for e in self.cached),
         }
 
 
@@ -168,29 +173,48 @@ def internal_error(path: Path, error: BaseException) -> Diagnostic:
     )
 
 
-def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult:
+def _entry(run: LessonRun) -> Entry:
+    verdicts = run.claims.verdicts
+    return Entry(
+        tuple(run.problems), len(verdicts), sum(v.ok for v in verdicts), len(run.claims.exempt)
+    )
+
+
+def check_paths(
+    paths: Sequence[Path], *, freshness: bool = True, cache: Cache | None = None
+) -> CheckResult:
     """Validate, extract and verify claims, and (``freshness``) compare committed fixtures.
 
     Every lesson found is finished or reported: a stage that raises on one lesson becomes an
     RLKL901 error at that lesson and the loop goes on (an explicit loop, so no exception,
-    ``StopIteration`` included, can end it early).
+    ``StopIteration`` included, can end it early). With a ``cache`` (``rlkl check`` only),
+    a lesson whose files are unchanged is answered from it: the result then lists it in
+    ``cached``, not in ``lessons``. Validation always runs.
     """
     validation = validate_paths(paths)
-    diagnostics = list(validation.diagnostics)
-    runs: list[LessonRun] = []
-    failed = 0
+    result = CheckResult(validation, [], list(validation.diagnostics))
     for file in validation.files:
+        key = ""
+        if cache and freshness and file.document is not None and file.lesson is not None:
+            key = lesson_key(file.path, file.document.display)
+            hit = cache.get(key)
+            if hit is not None:
+                result.cached.append(hit)
+                result.diagnostics.extend(hit.diagnostics)
+                continue
         try:
             run = _run_lesson(file)
             if run is not None and freshness and not run.bindings_broken:
                 run.changes, found = compare_fixtures(run)
                 run.problems.extend(found)
         except Exception as error:  # any stage failure is reported at its lesson
-            diagnostics.append(internal_error(file.path, error))
-            failed += 1
+            result.diagnostics.append(internal_error(file.path, error))
+            result.failed += 1
             continue
         if run is not None:
-            runs.append(run)
-            diagnostics.extend(run.problems)
-    diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
-    return CheckResult(validation, runs, diagnostics, failed)
+            result.lessons.append(run)
+            result.diagnostics.extend(run.problems)
+            if key and cache is not None:
+                cache.put(key, _entry(run))
+    result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
+    return result

@@ -3,7 +3,7 @@
 Two paths give the same result. The reference is ruamel.yaml's round-trip loader (YAML 1.2,
 node positions). The fast path composes with libyaml (PyYAML's ``CParser``) using ruamel's
 YAML 1.2 implicit-type rules and takes positions from the composed nodes; anything it cannot
-vouch for (a syntax error, an alias, a duplicate or non-text key, a ``!`` that may be a tag)
+vouch for (a syntax error, an alias, a duplicate or non-text key, an explicit tag)
 is left to
 the reference, so diagnostics are identical either way (``RLKL_REFERENCE=1`` forces the
 reference; a test compares the two).
@@ -110,14 +110,15 @@ def _walk(loader: Any, node: Any, tokens: tuple[str | int, ...], marks: dict[Any
 def fast(text: str) -> Source | None:
     """The fast path's :class:`Source`, or None when the reference must decide."""
     loader_class = _loader()
-    if loader_class is None or "!" in text:  # a tag (!!str, !x) is left to the reference
+    if loader_class is None:
         return None
     import yaml
 
     loader = loader_class(text)
     try:
-        if any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=yaml.CSafeLoader)):
-            return None
+        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "tag", None) is not None:
+                return None  # aliases and explicit tags (!!str, !x): the reference decides
         node = loader.get_single_node()
         if node is None:
             return Source({}, lambda tokens: (1, 1))

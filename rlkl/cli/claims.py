@@ -26,7 +26,14 @@ def _emit(result: CheckResult, fmt: Format) -> None:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @paths_argument
 @format_option
-def check(paths: tuple[Path, ...], fmt: Format) -> None:
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Recheck every lesson. By default a lesson whose lesson.json, claims.yaml and "
+    "fixtures.json are unchanged (same bytes, same core version, same rlkl) reuses its "
+    "last result from $XDG_CACHE_HOME/rlkl (safe to delete).",
+)
+def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool) -> None:
     """Validate lessons and verify every number in them (default: content/).
 
     One pass: everything `rlkl validate` does, then every numeric mention in the prose is
@@ -42,7 +49,10 @@ def check(paths: tuple[Path, ...], fmt: Format) -> None:
       rlkl check content/ppo-clipped-objective
       rlkl check --format json | jq .summary
     """
-    result = check_paths(paths_or_content(paths))
+    from rlkl.cache import Cache, default_dir
+
+    cache = None if no_cache else Cache(default_dir())
+    result = check_paths(paths_or_content(paths), cache=cache)
     _emit(result, fmt)
     sys.exit(1 if result.summary()["errors"] else 0)
 
