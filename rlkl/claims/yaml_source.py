@@ -56,7 +56,11 @@ class _Unsure(Exception):
 
 @cache
 def _loader() -> Any:
-    """PyYAML's C parser with YAML 1.2 implicit types (ruamel's table), or None."""
+    """PyYAML's C parser with YAML 1.2 implicit types (ruamel's table), or None.
+
+    The class keeps its own reference to the ``yaml`` module (``Loader.yaml``): node classes
+    are checked against the module that made them, even if ``yaml`` is imported anew.
+    """
     try:
         import yaml
         from ruamel.yaml.resolver import implicit_resolvers
@@ -74,6 +78,8 @@ def _loader() -> Any:
             Resolver.add_implicit_resolver(tag, regexp, first)
 
     class Loader(CParser, yaml.constructor.SafeConstructor, Resolver):  # type: ignore[misc, name-defined, unused-ignore]
+        yaml_module = yaml
+
         def __init__(self, stream: str) -> None:
             CParser.__init__(self, stream)
             yaml.constructor.SafeConstructor.__init__(self)
@@ -86,8 +92,7 @@ _STANDARD = "tag:yaml.org,2002:"
 
 
 def _walk(loader: Any, node: Any, tokens: tuple[str | int, ...], marks: dict[Any, Any]) -> Any:
-    import yaml
-
+    yaml = loader.yaml_module
     if id(node) in marks.setdefault("seen", set()):
         raise _Unsure("alias")
     marks["seen"].add(id(node))
@@ -112,8 +117,7 @@ def fast(text: str) -> Source | None:
     loader_class = _loader()
     if loader_class is None:
         return None
-    import yaml
-
+    yaml = loader_class.yaml_module
     loader = loader_class(text)
     try:
         for event in yaml.parse(text, Loader=yaml.CSafeLoader):
