@@ -68,6 +68,7 @@ class Entry:
     claims: int
     verified: int
     exempt: int
+    failed: bool = False  # a stage raised (RLKL901); never stored
 
 
 @dataclass(frozen=True)

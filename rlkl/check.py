@@ -9,6 +9,8 @@ diagnostics; a stage that raises on one lesson is reported there (RLKL901).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,8 +22,10 @@ from rlkl.claims.changes import Change, Status, compare, message
 from rlkl.claims.extract import extract
 from rlkl.claims.records import LessonClaims
 from rlkl.claims.source import locate
+from rlkl.conformance import check_document
 from rlkl.diagnostics import Diagnostic, Severity
-from rlkl.loader import Document, display_path
+from rlkl.loader import Document, display_path, load_json
+from rlkl.models import Lesson
 from rlkl.validate import LessonFile, ValidationResult, validate_paths
 
 
@@ -180,19 +184,60 @@ def _entry(run: LessonRun) -> Entry:
     )
 
 
+def _entry_of(path: Path, display: str) -> Entry:
+    """One lesson's claim results as a cache entry (run in a worker process)."""
+    try:
+        document = load_json(path)
+        model, _ = check_document(document, Lesson, "lesson")
+        run = _run_lesson(LessonFile(document, model, path))
+        if run is None:
+            return Entry((), 0, 0, 0)
+        if not run.bindings_broken:
+            run.changes, found = compare_fixtures(run)
+            run.problems.extend(found)
+        return _entry(run)
+    except Exception as error:  # reported at its lesson, as in the serial loop
+        return Entry((internal_error(path, error),), 0, 0, 0, failed=True)
+
+
+def _in_pool(files: list[LessonFile], jobs: int) -> list[Entry] | None:
+    """Claim results of ``files`` across ``jobs`` processes (None: no pool here)."""
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return list(
+                pool.map(
+                    _entry_of,
+                    [f.path for f in files],
+                    [f.document.display if f.document else "" for f in files],
+                    chunksize=max(1, len(files) // (4 * jobs)),
+                )
+            )
+    except (OSError, BrokenProcessPool):
+        return None
+
+
+POOL_MIN_LESSONS = 48
+
+
 def check_paths(
-    paths: Sequence[Path], *, freshness: bool = True, cache: Cache | None = None
+    paths: Sequence[Path],
+    *,
+    freshness: bool = True,
+    cache: Cache | None = None,
+    jobs: int = 1,
 ) -> CheckResult:
     """Validate, extract and verify claims, and (``freshness``) compare committed fixtures.
 
     Every lesson found is finished or reported: a stage that raises on one lesson becomes an
     RLKL901 error at that lesson and the loop goes on (an explicit loop, so no exception,
     ``StopIteration`` included, can end it early). With a ``cache`` (``rlkl check`` only),
-    a lesson whose files are unchanged is answered from it: the result then lists it in
-    ``cached``, not in ``lessons``. Validation always runs.
+    a lesson whose files are unchanged is answered from it, and with ``jobs`` > 1 the other
+    lessons of a large corpus are checked in that many processes: such lessons are listed
+    in ``cached`` (diagnostics and counts), not in ``lessons``. Validation always runs.
     """
     validation = validate_paths(paths)
     result = CheckResult(validation, [], list(validation.diagnostics))
+    pending: list[tuple[LessonFile, str]] = []
     for file in validation.files:
         key = ""
         if cache and freshness and file.document is not None and file.lesson is not None:
@@ -202,19 +247,40 @@ def check_paths(
                 result.cached.append(hit)
                 result.diagnostics.extend(hit.diagnostics)
                 continue
-        try:
-            run = _run_lesson(file)
-            if run is not None and freshness and not run.bindings_broken:
-                run.changes, found = compare_fixtures(run)
-                run.problems.extend(found)
-        except Exception as error:  # any stage failure is reported at its lesson
-            result.diagnostics.append(internal_error(file.path, error))
-            result.failed += 1
-            continue
-        if run is not None:
-            result.lessons.append(run)
-            result.diagnostics.extend(run.problems)
-            if key and cache is not None:
-                cache.put(key, _entry(run))
+        pending.append((file, key))
+    pooled = None
+    if freshness and jobs > 1 and len(pending) >= POOL_MIN_LESSONS:
+        pooled = _in_pool([f for f, _ in pending if f.lesson is not None], jobs)
+    if pooled is not None:
+        for (_, key), entry in zip([p for p in pending if p[0].lesson is not None], pooled,
+                                   strict=True):
+            result.cached.append(entry)
+            result.diagnostics.extend(entry.diagnostics)
+            result.failed += entry.failed
+            if key and cache and not entry.failed:
+                cache.put(key, entry)
+        pending = []
+    for file, key in pending:
+        _check_one(result, file, freshness, cache if key else None, key)
     result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
     return result
+
+
+def _check_one(
+    result: CheckResult, file: LessonFile, freshness: bool, cache: Cache | None, key: str
+) -> None:
+    """Check one lesson into ``result`` (the serial path)."""
+    try:
+        run = _run_lesson(file)
+        if run is not None and freshness and not run.bindings_broken:
+            run.changes, found = compare_fixtures(run)
+            run.problems.extend(found)
+    except Exception as error:  # any stage failure is reported at its lesson
+        result.diagnostics.append(internal_error(file.path, error))
+        result.failed += 1
+        return
+    if run is not None:
+        result.lessons.append(run)
+        result.diagnostics.extend(run.problems)
+        if cache is not None:
+            cache.put(key, _entry(run))

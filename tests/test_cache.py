@@ -69,3 +69,19 @@ def test_the_cache_is_safe_to_delete_or_damage(tmp_path: Path) -> None:
     for entry in (tmp_path / "cache").iterdir():
         entry.unlink()
     assert _json(folder, cache) == cold
+
+
+def test_lessons_checked_in_processes_report_what_the_serial_loop_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rlkl import check
+
+    space = Workspace.copy(tmp_path, SEED, "ppo-clipped-objective", "kl-direction-estimators")
+    space.edit("ratio is 1.4", "ratio is 1.5")  # one failing claim, one stale fixture
+    monkeypatch.setattr(check, "POOL_MIN_LESSONS", 1)
+    serial = check_paths([space.root])
+    pooled = check_paths([space.root], jobs=2)
+    assert pooled.cached and not pooled.lessons  # it did use the pool
+    assert render(pooled.diagnostics, pooled.summary(), "json") == render(
+        serial.diagnostics, serial.summary(), "json"
+    )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -52,7 +53,8 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool) -> None:
     from rlkl.cache import Cache, default_dir
 
     cache = None if no_cache else Cache(default_dir())
-    result = check_paths(paths_or_content(paths), cache=cache)
+    jobs = os.cpu_count() or 1  # used only for corpora large enough to pay for processes
+    result = check_paths(paths_or_content(paths), cache=cache, jobs=jobs)
     _emit(result, fmt)
     sys.exit(1 if result.summary()["errors"] else 0)
 
