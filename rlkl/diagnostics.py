@@ -65,6 +65,8 @@ CODES: dict[str, str] = {
     "RLKL109": "NaN or Infinity is not a JSON number",
     "RLKL110": "nesting deeper than the depth limit",
     "RLKL111": "file cannot be read",
+    "RLKL112": "not a regular file (a folder, FIFO, device or socket): not read",
+    "RLKL113": "folder cannot be read, so the lessons in it were not found",
     # RLKL2xx: schema and model rules of one document.
     "RLKL201": "required field is missing",
     "RLKL202": "unknown field (misspelt or not part of the format)",
@@ -125,6 +127,8 @@ CODES: dict[str, str] = {
     # RLKL9xx: the run itself.
     "RLKL901": "rlkl failed on this lesson (an internal error); the other lessons were checked",
     "RLKL902": "regen refused to write outside the corpus (a symlink leads out of it)",
+    "RLKL903": "usage error: an option or path given on the command line is not usable",
+    "RLKL904": "no lesson found under the paths given",
 }
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -305,22 +306,71 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
     return Document(path, shown, text, _plain(data), document._entries)
 
 
-def load_json(path: Path) -> Document:
-    """Read and strictly parse the JSON file at ``path``.
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
-    Raises :class:`LoadError` (with located diagnostics) when the file cannot be read or is
-    not strict JSON; never raises anything else for any file content.
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words (``"a FIFO (named pipe)"``, ``"a folder"``, ...)."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_regular(path: Path, max_bytes: int, display: str | None = None) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``max_bytes`` of them.
+
+    The file is opened without blocking (``O_NONBLOCK``) and checked with ``fstat`` on the
+    open descriptor, so a FIFO, a device or a folder is refused at once (RLKL112) instead of
+    blocking or reading forever, and nothing can swap the file between the check and the
+    read. A file that cannot be opened is RLKL111; one over ``max_bytes`` is RLKL104.
+    Raises :class:`LoadError` only.
     """
-    shown = display_path(path)
+    shown = display if display is not None else display_path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > MAX_BYTES:
-                raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL104",
-                                            f"file is {size} bytes; the limit is {MAX_BYTES}")])
-            raw = handle.read(MAX_BYTES + 1)
+        descriptor = os.open(path, flags)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL111",
                                     f"cannot read file: {reason}")]) from None
-    return parse_json(raw, path, shown)
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL112",
+                                        f"not a regular file: {shown} is "
+                                        f"{file_kind(info.st_mode)}; rlkl reads only regular "
+                                        "files")])
+        if info.st_size > max_bytes:
+            raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL104",
+                                        f"file is {info.st_size} bytes; the limit is "
+                                        f"{max_bytes}")])
+        chunks: list[bytes] = []
+        total = 0
+        while total <= max_bytes:  # a file that grows while it is read stops at the limit
+            chunk = os.read(descriptor, max_bytes + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL111",
+                                    f"cannot read file: {reason}")]) from None
+    finally:
+        os.close(descriptor)
+
+
+def load_json(path: Path) -> Document:
+    """Read and strictly parse the JSON file at ``path``.
+
+    Only a regular file is read (a FIFO, device or folder is RLKL112, never a wait).
+    Raises :class:`LoadError` (with located diagnostics) when the file cannot be read or is
+    not strict JSON; never raises anything else for any file content.
+    """
+    shown = display_path(path)
+    return parse_json(read_regular(path, MAX_BYTES, shown), path, shown)
