@@ -23,13 +23,12 @@ from typing import Any
 
 import pytest
 
+from rlkl.check import CheckResult, check_paths
 from rlkl.claims.fixtures import FILENAME
-from rlkl.claims.pipeline import CheckResult, check_paths, regen_paths
 from rlkl.claims.precision import describe
-from rlkl.claims.source import line_column, mention_range
+from rlkl.claims.source import locate
+from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import Diagnostic, Severity
-
-LESSON = "lesson.json"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -99,8 +98,7 @@ def _claim_locations(result: CheckResult, ids: set[str]) -> set[tuple[str, int, 
     for run in result.lessons:
         for v in run.claims.verdicts:
             if v.id in ids:
-                start, _ = mention_range(run.document, v.mention)
-                found.add((run.document.display, *line_column(run.document.text, start)))
+                found.add((run.document.display, *locate(run.document, v.mention)))
     return found
 
 
@@ -201,6 +199,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         }
     )
     if lessons:
+        from rlkl.regen import regen_paths
+
         report, _ = regen_paths(lessons)
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:

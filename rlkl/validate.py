@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rlkl.checker import check_document
+from rlkl.conformance import check_document
 from rlkl.corpus import CATALOG_FILE, LESSON_FILE, CatalogFile, Member, check_corpus
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import Document, LoadError, display_path, load_json

@@ -7,7 +7,6 @@ column from ruamel.yaml's node positions). See the README's authoring guide.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent
 
-from rlkl.claims import expr
+from rlkl.claims import expr, slots
+from rlkl.claims.functions import CONSTANTS, FUNCTIONS
+from rlkl.claims.records import Located
 from rlkl.claims.scanner import scan
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import display_path, escape_token
@@ -25,16 +26,6 @@ from rlkl.resources import load_schema
 
 FILENAME = "claims.yaml"
 MAX_BYTES = 1024 * 1024
-_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(list|unit))?\}")
-
-
-@dataclass(frozen=True)
-class Located:
-    """A value from the bindings file with its pointer and 1-based position."""
-
-    pointer: str
-    line: int
-    column: int
 
 
 @dataclass(frozen=True)
@@ -48,7 +39,7 @@ class Template:
     @property
     def slots(self) -> list[tuple[str, str]]:
         """(name, kind) of each slot, in order (repeats included); kind is number/list/unit."""
-        return [(m.group(1), m.group(2) or "number") for m in _SLOT.finditer(self.says)]
+        return [(slot.name, slot.kind) for slot in slots.slots(self.says)]
 
 
 @dataclass(frozen=True)
@@ -150,8 +141,8 @@ def _expressions(
     return {k: (v, _at(root, [*tokens, k])) for k, v in mapping.items()}
 
 
-def _semantic_errors(b: Bindings) -> list[Diagnostic]:
-    """Rules the schema cannot express: parsable expressions, no digits outside slots, ..."""
+def _template_errors(b: Bindings) -> list[Diagnostic]:
+    """Every template states a number, and every number it states is a slot."""
     errors: list[Diagnostic] = []
     templates = [c.template for c in b.claims] + [e.template for e in b.exemptions]
     for template in templates:
@@ -164,7 +155,7 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
                     "at least one number ({name} or {name:list})",
                 )
             )
-        literal = _SLOT.sub(" ", template.says)
+        literal = slots.literal_text(template.says)
         if scan("", literal):
             errors.append(
                 b.diagnostic(
@@ -174,6 +165,12 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
                     "write every number as a slot so that it is read and checked",
                 )
             )
+    return errors
+
+
+def _claim_errors(b: Bindings) -> list[Diagnostic]:
+    """Unique ids, usable slot names, outputs that are slots, one definition per quantity."""
+    errors: list[Diagnostic] = []
     seen: dict[str, Located] = {}
     defined: dict[str, Located] = {}
     for claim in b.claims:
@@ -195,7 +192,7 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
                     f"slot {{{name}}}: a slot name starts with a letter",
                 )
             )
-        for name in sorted(slot_names & (set(expr.FUNCTIONS) | set(expr.CONSTANTS))):
+        for name in sorted(slot_names & (set(FUNCTIONS) | set(CONSTANTS))):
             errors.append(
                 b.diagnostic(
                     claim.template.where,
@@ -223,6 +220,12 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
                     )
                 )
             defined[name] = at
+    return errors
+
+
+def _expression_errors(b: Bindings) -> tuple[list[Diagnostic], set[str]]:
+    """Parsable expressions that read the lesson's quantities; the names they read."""
+    errors: list[Diagnostic] = []
     expressions = [
         e for c in b.claims for e in (*c.outputs.values(), *c.negatives.values(), *c.holds)
     ]
@@ -251,6 +254,13 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
                     "a constant; compute it from the sentence's inputs",
                 )
             )
+    return errors, used
+
+
+def _unread_slots(b: Bindings, used: set[str]) -> list[Diagnostic]:
+    """A slot no expression reads would be an unchecked number (once per name)."""
+    errors: list[Diagnostic] = []
+    used = set(used)
     outputs = {name for c in b.claims for name in c.outputs}
     for claim in b.claims:
         for name, _ in claim.template.slots:
@@ -265,6 +275,12 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
                 )
                 used.add(name)  # once per name
     return errors
+
+
+def _semantic_errors(b: Bindings) -> list[Diagnostic]:
+    """Rules the schema cannot express: parsable expressions, no digits outside slots, ..."""
+    expression_errors, used = _expression_errors(b)
+    return [*_template_errors(b), *_claim_errors(b), *expression_errors, *_unread_slots(b, used)]
 
 
 def _refuse_aliases(yaml: YAML, text: str, display: str) -> None:
@@ -286,9 +302,8 @@ def _refuse_aliases(yaml: YAML, text: str, display: str) -> None:
             )
 
 
-def load_bindings(path: Path) -> Bindings:
-    """Read and validate ``claims.yaml``; raise :class:`BindingsError` with located diagnostics."""
-    display = display_path(path)
+def _read_yaml(path: Path, display: str) -> Any:
+    """The composed YAML tree of ``path`` (ruamel round-trip nodes, with positions)."""
     try:
         raw = path.read_bytes()
         if len(raw) > MAX_BYTES:
@@ -331,19 +346,25 @@ def load_bindings(path: Path) -> Bindings:
         raise BindingsError(
             [Diagnostic(display, 1, 1, "", "RLKL601", f"not valid YAML: {exc}")]
         ) from None
-    data = _plain(root) if root is not None else {}
+    return root
+
+
+def _schema_errors(root: Any, data: Any, display: str) -> list[Diagnostic]:
     validator = jsonschema.Draft202012Validator(load_schema("bindings"))
     schema_errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path)))
-    if schema_errors:
-        diagnostics = []
-        for error in schema_errors:
-            at = _at(root, list(error.absolute_path))
-            diagnostics.append(
-                Diagnostic(
-                    display, at.line, at.column, at.pointer, "RLKL601", f"bindings: {error.message}"
-                )
+    diagnostics = []
+    for error in schema_errors:
+        at = _at(root, list(error.absolute_path))
+        diagnostics.append(
+            Diagnostic(
+                display, at.line, at.column, at.pointer, "RLKL601", f"bindings: {error.message}"
             )
-        raise BindingsError(diagnostics)
+        )
+    return diagnostics
+
+
+def _build(root: Any, data: dict[str, Any], path: Path, display: str) -> Bindings:
+    """The :class:`Bindings` of a schema-valid document."""
     bindings = Bindings(path, display, lesson=data.get("lesson"))
     for i, entry in enumerate(data.get("claims", [])):
         tokens: list[str | int] = ["claims", i]
@@ -377,6 +398,18 @@ def load_bindings(path: Path) -> Bindings:
                 for k, v in quiz.get("distractors", {}).items()
             },
         )
+    return bindings
+
+
+def load_bindings(path: Path) -> Bindings:
+    """Read and validate ``claims.yaml``; raise :class:`BindingsError` with located diagnostics."""
+    display = display_path(path)
+    root = _read_yaml(path, display)
+    data = _plain(root) if root is not None else {}
+    schema_errors = _schema_errors(root, data, display)
+    if schema_errors:
+        raise BindingsError(schema_errors)
+    bindings = _build(root, data, path, display)
     errors = _semantic_errors(bindings)
     if errors:
         raise BindingsError(errors)

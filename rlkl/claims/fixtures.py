@@ -18,8 +18,9 @@ from typing import Any
 import jsonschema
 
 from rlkl import __version__
-from rlkl.claims.engine import LessonClaims
+from rlkl.claims.records import LessonClaims
 from rlkl.claims.scanner import MINUSES
+from rlkl.claims.source import locate
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document, LoadError, load_json
 from rlkl.resources import load_schema
@@ -100,8 +101,6 @@ def compare(
     fresh: dict[str, Any],
 ) -> list[Diagnostic]:
     """Stale, orphaned and drifted claims between the committed fixtures and ``fresh``."""
-    from rlkl.claims.source import line_column, mention_range
-
     if committed is None:
         if not fresh["claims"] and not fresh["exempt"]:
             return []  # nothing to record: a lesson without numbers needs no fixtures
@@ -119,7 +118,7 @@ def compare(
 
     def at(claim_id: str, code: str, message: str) -> None:
         mention = by_id[claim_id].mention
-        line, column = line_column(lesson.text, mention_range(lesson, mention)[0])
+        line, column = locate(lesson, mention)
         problems.append(Diagnostic(lesson.display, line, column, mention.pointer, code, message))
 
     for entry in fresh["claims"]:
@@ -181,7 +180,7 @@ def compare(
     in_order = sorted(claims.exempt, key=lambda e: e.mention.key)  # as build() wrote them
     for exempt, entry in zip(in_order, fresh_exempt, strict=True):
         if entry not in recorded_exempt:
-            line, column = line_column(lesson.text, mention_range(lesson, exempt.mention)[0])
+            line, column = locate(lesson, exempt.mention)
             problems.append(
                 Diagnostic(
                     lesson.display,

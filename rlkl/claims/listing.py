@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rlkl.claims.pipeline import CheckResult
-from rlkl.claims.source import line_column, mention_range
+from rlkl.claims.records import LessonClaims
+from rlkl.claims.source import locate
+from rlkl.loader import Document
 
 # status: how the number is accounted for
 VERIFIED, FAILED, INPUT, EXEMPT, UNACCOUNTED = (
@@ -35,20 +37,20 @@ class MentionRow:
         return asdict(self)
 
 
-def mention_rows(result: CheckResult) -> list[MentionRow]:
+def mention_rows(lessons: Iterable[tuple[Document, LessonClaims]]) -> list[MentionRow]:
     """One row per numeric mention, in document order.
 
     An *input* is read from the prose and feeds the checks of the numbers computed from it;
     its row says ``input`` unless a check anchored on it fails.
     """
     rows = []
-    for run in result.lessons:
+    for document, claims in lessons:
         outcomes: dict[tuple[str, int], list[bool]] = {}
-        for verdict in run.claims.verdicts:
+        for verdict in claims.verdicts:
             outcomes.setdefault(verdict.mention.key, []).append(verdict.ok)
-        reasons = {e.mention.key: e.reason for e in run.claims.exempt}
-        for mention in run.claims.mentions:
-            role = run.claims.roles.get(mention.key, "")
+        reasons = {e.mention.key: e.reason for e in claims.exempt}
+        for mention in claims.mentions:
+            role = claims.roles.get(mention.key, "")
             results = outcomes.get(mention.key, [])
             if mention.key in reasons:
                 status = EXEMPT
@@ -60,11 +62,10 @@ def mention_rows(result: CheckResult) -> list[MentionRow]:
                 status = VERIFIED
             else:
                 status = UNACCOUNTED
-            start, _ = mention_range(run.document, mention)
-            line, column = line_column(run.document.text, start)
+            line, column = locate(document, mention)
             rows.append(
                 MentionRow(
-                    run.document.display,
+                    document.display,
                     line,
                     column,
                     mention.pointer,

@@ -17,7 +17,7 @@ from typing import Any
 
 import parse
 
-from rlkl.claims import expr
+from rlkl.claims import expr, slots
 from rlkl.claims.scanner import Mention
 
 _NUM = (
@@ -25,7 +25,6 @@ _NUM = (
     r"|[\u00bc-\u00be\u2150-\u215e\u221e]|\u207b?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)"
 )
 _LIST = rf"\[\s*{_NUM}(?:\s*,\s*{_NUM})*\s*\]"
-_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(list|unit))?\}")
 _UNIT = r"nats?|bits?"
 UNIT_BASES = {"nat": math.e, "bit": 2.0}
 
@@ -79,17 +78,16 @@ def _compile(says: str) -> tuple[parse.Parser, tuple[tuple[str, str, str], ...]]
     """Compile a template; repeated slot names get internal aliases (``A``, ``A__2``)."""
     counts: dict[str, int] = {}
     fields: list[tuple[str, str, str]] = []
-
-    def rename(match: re.Match[str]) -> str:
-        name, kind = match.group(1), match.group(2) or "number"
-        counts[name] = counts.get(name, 0) + 1
-        alias = name if counts[name] == 1 else f"{name}__{counts[name]}"
-        fields.append((alias, name, kind))
-        return "{" + alias + ":" + kind[0] + "}"
-
-    escaped = _SLOT.sub(rename, says.replace("{{", "\0").replace("}}", "\1"))
-    pattern = escaped.replace("\0", "{{").replace("\1", "}}")
-    parser = parse.compile(pattern, extra_types=_TYPES, case_sensitive=True)
+    pattern = []
+    for piece in slots.pieces(says):
+        if isinstance(piece, str):
+            pattern.append(piece.replace("{", "{{").replace("}", "}}"))
+            continue
+        counts[piece.name] = counts.get(piece.name, 0) + 1
+        alias = piece.name if counts[piece.name] == 1 else f"{piece.name}__{counts[piece.name]}"
+        fields.append((alias, piece.name, piece.kind))
+        pattern.append("{" + alias + ":" + piece.kind[0] + "}")
+    parser = parse.compile("".join(pattern), extra_types=_TYPES, case_sensitive=True)
     return parser, tuple(fields)
 
 
@@ -100,34 +98,24 @@ def find(says: str, pointer: str, text: str, mentions: list[Mention]) -> list[Oc
     for result in parser.findall(text):
         if result is None:
             continue
-        slots = []
+        found = []
         for alias, name, kind in fields:
             start, end = result.spans[alias]
             inside = tuple(m for m in mentions if start <= m.start and m.end <= end)
-            slots.append(SlotMatch(name, kind, pointer, inside, text[start:end].strip()))
+            found.append(SlotMatch(name, kind, pointer, inside, text[start:end].strip()))
         span_start = min(s for s, _ in result.spans.values())
         span_end = max(e for _, e in result.spans.values())
         # widen to the literal text around the slots
-        first_literal = _literal_prefix(says)
+        first_literal = slots.prefix(says)
         occurrences.append(
             Occurrence(
                 pointer,
                 max(0, span_start - len(first_literal)),
-                span_end + len(_literal_suffix(says)),
-                tuple(slots),
+                span_end + len(slots.suffix(says)),
+                tuple(found),
             )
         )
     return occurrences
-
-
-def _literal_prefix(says: str) -> str:
-    match = _SLOT.search(says)
-    return says[: match.start()] if match else says
-
-
-def _literal_suffix(says: str) -> str:
-    ends = [m.end() for m in _SLOT.finditer(says)]
-    return says[ends[-1] :] if ends else ""
 
 
 # --- self-describing forms -------------------------------------------------------------

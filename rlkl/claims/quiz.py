@@ -3,133 +3,178 @@ repeats the distractor it explains and is not the answer."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
+from rlkl.claims.bindings import Quiz
+from rlkl.claims.evaluate import Env
+from rlkl.claims.judge import judge, quote, verdict
 from rlkl.claims.precision import agrees, show
+from rlkl.claims.records import Found, Problem, Prose
 from rlkl.claims.scanner import Mention
 
-if TYPE_CHECKING:
-    from rlkl.claims.engine import Extraction
+
+def _option_numbers(prose: Prose, check: dict[str, Any]) -> dict[int, Mention]:
+    """The first number of each option that has one, by option index."""
+    firsts = {}
+    for i in range(len(check.get("options", []))):
+        numbers = prose.by_pointer.get(f"/check/options/{i}", ())
+        if numbers:
+            firsts[i] = numbers[0]
+    return firsts
 
 
-def check_quiz(state: Extraction) -> None:
-    """The keyed option and explanation state the answer; distractors differ; the
-    misconception is a distractor."""
-    check = state.data.get("check")
-    quiz = state.bindings.quiz if state.bindings else None
-    if quiz is None or not isinstance(check, dict):
-        return
-    source, at = quiz.answer
-    answer = state.number(source, at)
-    if answer is None:
-        return
-    inputs = state.inputs_of(source)
-    key = check.get("answer")
-    firsts = {
-        i: ms[0]
-        for i, ms in (
-            (i, state.by_pointer.get(f"/check/options/{i}", []))
-            for i in range(len(check.get("options", [])))
-        )
-        if ms
-    }
+def _bad_distractors(quiz: Quiz, key: Any, firsts: dict[int, Mention]) -> Found:
+    problems = []
     for index, (_, where) in quiz.distractors.items():
         if index == key or index not in firsts:
             what = "the keyed answer" if index == key else "not an option with a number"
-            state.at_binding(
-                where,
-                "RLKL613",
-                f"distractor {index} is {what}; name the index of a wrong option (counting from 0)",
+            problems.append(
+                Problem(
+                    "RLKL613",
+                    f"distractor {index} is {what}; "
+                    "name the index of a wrong option (counting from 0)",
+                    at=where,
+                )
             )
-    for index, mention in firsts.items():
-        if index == key:
-            state.role(mention, "quiz-key")
-            stating = [
-                i for i, m in firsts.items() if i != key and agrees(answer, m.value, m.decimals)
-            ]
-            hint = (
-                f" (option {stating[0]} states the answer: is /check/answer right?)"
-                if stating
-                else ""
-            )
-            if not state.compare(
-                "quiz-key",
-                mention,
-                "quiz.key",
-                f"answer = {source}",
-                inputs,
-                answer,
-                hint=hint,
-            ):
-                state.out.rewrites[mention.key] = answer
-        else:
-            state.role(mention, "distractor")
-            state.compare(
+    return Found(problems=tuple(problems))
+
+
+def _key(
+    prose: Prose,
+    mention: Mention,
+    firsts: dict[int, Mention],
+    key: Any,
+    source: str,
+    env: Env,
+    answer: float,
+) -> Found:
+    stating = [i for i, m in firsts.items() if i != key and agrees(answer, m.value, m.decimals)]
+    hint = f" (option {stating[0]} states the answer: is /check/answer right?)" if stating else ""
+    judged = judge(
+        "quiz-key",
+        mention,
+        "quiz.key",
+        f"answer = {source}",
+        env.inputs_of(source),
+        answer,
+        quote(prose.texts[mention.pointer], mention),
+        hint=hint,
+    )
+    rewrite = () if judged.verdicts[-1].ok else ((mention.key, answer),)
+    return Found(roles=((mention.key, "quiz-key"),)) + judged + Found(rewrites=rewrite)
+
+
+def _distractor(
+    prose: Prose, index: int, mention: Mention, quiz: Quiz, env: Env, answer: float
+) -> Found:
+    source = quiz.answer[0]
+    said = quote(prose.texts[mention.pointer], mention)
+    found = Found(roles=((mention.key, "distractor"),)) + judge(
+        "distractor",
+        mention,
+        f"quiz.distractor.{index}",
+        f"answer = {source}",
+        env.inputs_of(source),
+        answer,
+        said,
+        negative=True,
+    )
+    if index in quiz.distractors:
+        mistake, where = quiz.distractors[index]
+        value, problems = env.number(mistake, where)
+        found += Found(problems=problems)
+        if value is not None:
+            found += judge(
                 "distractor",
                 mention,
-                f"quiz.distractor.{index}",
-                f"answer = {source}",
-                inputs,
-                answer,
-                negative=True,
+                f"quiz.mistake.{index}",
+                mistake,
+                env.inputs_of(mistake),
+                value,
+                said,
             )
-            if index in quiz.distractors:
-                mistake, where = quiz.distractors[index]
-                value = state.number(mistake, where)
-                if value is None:
-                    continue
-                state.compare(
-                    "distractor",
-                    mention,
-                    f"quiz.mistake.{index}",
-                    mistake,
-                    state.inputs_of(mistake),
-                    value,
-                )
-    explanation = state.by_pointer.get("/check/explanation", [])
-    if explanation:
-        state.role(explanation[0], "quiz-key")
-        if not state.compare(
-            "quiz-key", explanation[0], "quiz.explanation", f"answer = {source}", inputs, answer
-        ):
-            state.out.rewrites[explanation[0].key] = answer
-    stated = state.by_pointer.get("/misconception", [])
-    if stated:
-        mention = stated[0]
-        state.role(mention, "misconception")
-        wrong = [firsts[i] for i in firsts if i != key]
-        explained = explained_distractor(state, wrong)
-        candidates = [explained] if explained else wrong
-        same = [m for m in candidates if m.value == mention.value]
-        ok = bool(same) and not agrees(answer, mention.value, mention.decimals)
-        which = (
-            f"the distractor it explains ({explained.text} at {explained.pointer})"
-            if explained
-            else f"one distractor ({', '.join(m.text for m in wrong)})"
-        )
-        reason = (
-            ""
-            if ok
-            else f"the misconception's value {mention.text} must be wrong (the answer is "
-            f"{show(answer)}) and equal {which}"
-        )
-        state.verdict(
-            "misconception",
-            mention,
-            "misconception",
-            "a distractor, not the answer",
-            {},
-            answer,
-            ok,
-            reason,
-        )
+    return found
 
 
-def explained_distractor(state: Extraction, distractors: list[Mention]) -> Mention | None:
+def _explanation(prose: Prose, source: str, env: Env, answer: float) -> Found:
+    explanation = prose.by_pointer.get("/check/explanation", ())
+    if not explanation:
+        return Found()
+    mention = explanation[0]
+    judged = judge(
+        "quiz-key",
+        mention,
+        "quiz.explanation",
+        f"answer = {source}",
+        env.inputs_of(source),
+        answer,
+        quote(prose.texts[mention.pointer], mention),
+    )
+    rewrite = () if judged.verdicts[-1].ok else ((mention.key, answer),)
+    return Found(roles=((mention.key, "quiz-key"),)) + judged + Found(rewrites=rewrite)
+
+
+def _misconception(prose: Prose, firsts: dict[int, Mention], key: Any, answer: float) -> Found:
+    stated = prose.by_pointer.get("/misconception", ())
+    if not stated:
+        return Found()
+    mention = stated[0]
+    wrong = [firsts[i] for i in firsts if i != key]
+    explained = explained_distractor(prose, wrong)
+    candidates = [explained] if explained else wrong
+    same = [m for m in candidates if m.value == mention.value]
+    ok = bool(same) and not agrees(answer, mention.value, mention.decimals)
+    which = (
+        f"the distractor it explains ({explained.text} at {explained.pointer})"
+        if explained
+        else f"one distractor ({', '.join(m.text for m in wrong)})"
+    )
+    reason = (
+        ""
+        if ok
+        else f"the misconception's value {mention.text} must be wrong (the answer is "
+        f"{show(answer)}) and equal {which}"
+    )
+    return Found(roles=((mention.key, "misconception"),)) + verdict(
+        "misconception",
+        mention,
+        "misconception",
+        "a distractor, not the answer",
+        {},
+        answer,
+        ok,
+        reason,
+        quote(prose.texts[mention.pointer], mention),
+    )
+
+
+def check_quiz(prose: Prose, quiz: Quiz | None, env: Env) -> Found:
+    """The keyed option and explanation state the answer; distractors differ; the
+    misconception is a distractor."""
+    check = prose.data.get("check")
+    if quiz is None or not isinstance(check, dict):
+        return Found()
+    source, at = quiz.answer
+    answer, problems = env.number(source, at)
+    if answer is None:
+        return Found(problems=problems)
+    key = check.get("answer")
+    firsts = _option_numbers(prose, check)
+    found = Found(problems=problems) + _bad_distractors(quiz, key, firsts)
+    for index, mention in firsts.items():
+        if index == key:
+            found += _key(prose, mention, firsts, key, source, env, answer)
+        else:
+            found += _distractor(prose, index, mention, quiz, env, answer)
+    found += _explanation(prose, source, env, answer)
+    return found + _misconception(prose, firsts, key, answer)
+
+
+def explained_distractor(prose: Prose, distractors: list[Mention]) -> Mention | None:
     """The distractor whose words (after its number) the misconception repeats, if any."""
-    misconception = state.texts.get("/misconception", "")
+    misconception = prose.texts.get("/misconception", "")
     for mention in distractors:
-        words = state.texts[mention.pointer][mention.end :].strip(" ,.;:")
+        words = prose.texts[mention.pointer][mention.end :].strip(" ,.;:")
         if len(words) >= 12 and words in misconception:
             return mention
     return None

@@ -38,7 +38,13 @@ def mention_range(document: Document, mention: Mention) -> tuple[int, int]:
     return start + offsets[mention.start], start + offsets[mention.end]
 
 
+def locate(document: Document, mention: Mention) -> tuple[int, int]:
+    """1-based (line, column) in the file of the first character of ``mention``."""
+    return line_column(document.text, mention_range(document, mention)[0])
+
+
 def line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of a 0-based character offset in ``text``."""
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 

@@ -1,4 +1,5 @@
-"""``rlkl check``, ``rlkl regen`` and ``rlkl claims``: thin commands over :mod:`rlkl.claims`."""
+"""``rlkl check``, ``rlkl regen`` and ``rlkl claims``: thin commands over :mod:`rlkl.check`,
+:mod:`rlkl.regen` and :mod:`rlkl.claims`."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 
 import click
 
+from rlkl.check import CheckResult, check_paths
 from rlkl.claims.listing import mention_rows
-from rlkl.claims.pipeline import CheckResult, check_paths, regen_paths
 from rlkl.cli.options import (
     FormatCommand,
     format_option,
@@ -19,7 +20,7 @@ from rlkl.cli.options import (
     use_color,
 )
 from rlkl.diagnostics import Severity
-from rlkl.report import Format, one_line, render
+from rlkl.render import Format, one_line, render
 
 
 def _emit(result: CheckResult, fmt: Format) -> None:
@@ -77,6 +78,8 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
       rlkl regen content/policy-gradient-kl-control --fix
       git diff content/      # review what moved
     """
+    from rlkl.regen import regen_paths
+
     asked = paths_or_content(paths)
     report, result = regen_paths(asked, fix=fix)
     require_lessons(result.summary(), result.diagnostics, asked)
@@ -116,7 +119,7 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
     asked = paths_or_content(paths)
     result = check_paths(asked, freshness=False)
     require_lessons(result.summary(), result.diagnostics, asked)
-    rows = mention_rows(result)
+    rows = mention_rows((run.document, run.claims) for run in result.lessons)
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:  # say why a lesson has no rows (or failing ones), on stderr
         click.echo(render(errors, result.summary(), "text"), err=True, nl=False)

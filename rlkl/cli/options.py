@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from rlkl.diagnostics import Diagnostic
-from rlkl.report import FORMATS, one_line
+from rlkl.render import FORMATS, one_line
 
 DEFAULT = Path("content")
 

@@ -15,7 +15,7 @@ from rlkl.cli.options import (
     require_lessons,
     use_color,
 )
-from rlkl.report import Format, render
+from rlkl.render import Format, render
 from rlkl.validate import validate_paths
 
 

@@ -6,7 +6,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from rlkl.claims.pipeline import CheckResult, check_paths
+from rlkl.check import CheckResult, check_paths
 from rlkl.diagnostics import Diagnostic
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rlkl.claims.pipeline import regen_paths
+from rlkl.regen import regen_paths
 from tests.claims.helpers import SEED, Workspace, codes
 
 VERIFY = {

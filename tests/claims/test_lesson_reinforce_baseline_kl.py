@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rlkl.claims.pipeline import check_paths
+from rlkl.check import check_paths
 from rlkl.cli import main
 from tests.claims.helpers import assert_fault_located, copy_lesson, edit_once
 

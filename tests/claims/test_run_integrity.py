@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rlkl.claims import pipeline
-from rlkl.claims.pipeline import check_paths, regen_paths
+from rlkl import check as pipeline
+from rlkl.check import check_paths
 from rlkl.cli import main
+from rlkl.regen import regen_paths
 from tests.claims.helpers import CONTENT, SEED, Workspace
 
 LATER = "reinforce-baseline-kl"  # sorts after the seed lesson

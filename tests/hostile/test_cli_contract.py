@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from rlkl.cli import main
 from rlkl.diagnostics import Diagnostic
-from rlkl.report import render
+from rlkl.render import render
 
 from .harness import CONTENT
 

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rlkl.checker import check_document
+from rlkl.conformance import check_document
 from rlkl.loader import parse_json
 from rlkl.models import Lesson
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from rlkl.diagnostics import Diagnostic, Severity
-from rlkl.report import render
+from rlkl.render import render
 
 DIAGNOSTICS = [
     Diagnostic("a.json", 1, 2, "/id", "RLKL204", "bad id"),

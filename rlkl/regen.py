@@ -1,4 +1,8 @@
-"""``check`` and ``regen``: validation, claims and fixtures in one pass over lesson paths."""
+"""``rlkl regen``: rewrite fixtures (and, with ``--fix``, dependent prose numbers).
+
+Built on :func:`rlkl.check.check_paths`. Writes are atomic, only of files whose content
+changes, and only inside the corpus (symlinks resolved, RLKL902 otherwise).
+"""
 
 from __future__ import annotations
 
@@ -9,59 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rlkl.check import CheckResult, LessonRun, check_paths
 from rlkl.claims import fixtures
-from rlkl.claims.bindings import FILENAME as BINDINGS
-from rlkl.claims.bindings import BindingsError, load_bindings
-from rlkl.claims.engine import LessonClaims, extract
 from rlkl.claims.scanner import format_number
 from rlkl.claims.source import encode_like, mention_range, splice
 from rlkl.corpus import CATALOG_FILE
-from rlkl.diagnostics import Diagnostic, Severity
-from rlkl.loader import Document, display_path
-from rlkl.validate import LessonFile, ValidationResult, validate_paths
+from rlkl.diagnostics import Diagnostic
 
 MAX_FIX_ROUNDS = 5
-
-
-@dataclass
-class LessonRun:
-    """One schema-valid lesson with its claims and fresh fixture."""
-
-    file: LessonFile
-    document: Document
-    claims: LessonClaims
-    fixture: dict[str, object]
-    problems: list[Diagnostic]  # bindings and claim diagnostics
-    bindings_broken: bool = False  # then fixtures are not compared: fix the bindings first
-
-    @property
-    def fixture_path(self) -> Path:
-        return fixtures.path_for(self.file.path)
-
-
-@dataclass
-class CheckResult:
-    """Validation plus, for every schema-valid lesson, its claims; one list of diagnostics."""
-
-    validation: ValidationResult
-    lessons: list[LessonRun]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    failed: int = 0  # lessons on which a stage raised (each reported as RLKL901)
-
-    def summary(self) -> dict[str, int]:
-        """Counts for reports. ``finished`` < ``lessons`` means some lesson was not checked."""
-        found = self.validation.summary()
-        errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
-        return {
-            "files": found["files"],
-            "lessons": found["lessons"],
-            "finished": found["lessons"] - self.failed,
-            "errors": errors,
-            "warnings": len(self.diagnostics) - errors,
-            "claims": sum(len(r.claims.verdicts) for r in self.lessons),
-            "verified": sum(v.ok for r in self.lessons for v in r.claims.verdicts),
-            "exempt": sum(len(r.claims.exempt) for r in self.lessons),
-        }
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -76,84 +35,6 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-def _run_lesson(file: LessonFile) -> LessonRun | None:
-    if file.document is None or file.lesson is None:
-        return None
-    problems: list[Diagnostic] = []
-    bindings = None
-    bindings_path = file.path.with_name(BINDINGS)
-    if bindings_path.is_file():
-        try:
-            bindings = load_bindings(bindings_path)
-        except BindingsError as error:
-            problems.extend(error.diagnostics)
-    if bindings is not None and bindings.lesson and bindings.lesson != file.lesson.id:
-        problems.append(
-            Diagnostic(
-                bindings.display,
-                1,
-                1,
-                "/lesson",
-                "RLKL609",
-                f"bindings are for {bindings.lesson!r} but sit next to lesson {file.lesson.id!r}",
-            )
-        )
-    broken = bindings is None and bindings_path.is_file()
-    claims = extract(file.document, bindings, coverage=not broken)
-    problems.extend(claims.diagnostics)
-    return LessonRun(file, file.document, claims, fixtures.build(claims), problems, broken)
-
-
-def _freshness(run: LessonRun) -> list[Diagnostic]:
-    """Compare the committed fixtures of one lesson with its fresh ones."""
-    if not run.fixture_path.is_file():
-        return fixtures.compare(run.claims, run.document, None, run.fixture_path, run.fixture)
-    committed, problems = fixtures.load(run.fixture_path)
-    if problems:
-        return problems
-    return fixtures.compare(run.claims, run.document, committed, run.fixture_path, run.fixture)
-
-
-def internal_error(path: Path, error: BaseException) -> Diagnostic:
-    """RLKL901 at a lesson on which a stage raised: reported, never a silent end of the run."""
-    return Diagnostic(
-        display_path(path),
-        1,
-        1,
-        "",
-        "RLKL901",
-        f"rlkl failed while checking this lesson ({type(error).__name__}: {error}); the "
-        "other lessons were checked. This is a bug in rlkl: please report it with this lesson",
-    )
-
-
-def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult:
-    """Validate, extract and verify claims, and (``freshness``) compare committed fixtures.
-
-    Every lesson found is finished or reported: a stage that raises on one lesson becomes an
-    RLKL901 error at that lesson and the loop goes on (an explicit loop, so no exception,
-    ``StopIteration`` included, can end it early).
-    """
-    validation = validate_paths(paths)
-    diagnostics = list(validation.diagnostics)
-    runs: list[LessonRun] = []
-    failed = 0
-    for file in validation.files:
-        try:
-            run = _run_lesson(file)
-            if run is not None and freshness and not run.bindings_broken:
-                run.problems.extend(_freshness(run))
-        except Exception as error:  # any stage failure is reported at its lesson
-            diagnostics.append(internal_error(file.path, error))
-            failed += 1
-            continue
-        if run is not None:
-            runs.append(run)
-            diagnostics.extend(run.problems)
-    diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
-    return CheckResult(validation, runs, diagnostics, failed)
 
 
 @dataclass
@@ -240,7 +121,8 @@ def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenRepor
             changed = 0
             for run in check_paths(paths, freshness=False).lessons:
                 why = _unfixable(run) or (
-                    "it lies outside the corpus" if _refusal(run, corpus_root(run.file.path, paths))
+                    "it lies outside the corpus"
+                    if _refusal(run, corpus_root(run.file.path, paths))
                     else ""
                 )
                 if why:

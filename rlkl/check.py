@@ -1,0 +1,141 @@
+"""``rlkl check``: validation, claims and fixtures in one pass over lesson paths.
+
+The orchestrator above :mod:`rlkl.validate` (files, schema, corpus) and :mod:`rlkl.claims`
+(the claim stages): for each schema-valid lesson, load its bindings, extract and judge its
+claims, build its fresh fixture and compare it with the committed one. One sorted list of
+diagnostics; a stage that raises on one lesson is reported there (RLKL901).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rlkl.claims import fixtures
+from rlkl.claims.bindings import FILENAME as BINDINGS
+from rlkl.claims.bindings import BindingsError, load_bindings
+from rlkl.claims.extract import extract
+from rlkl.claims.records import LessonClaims
+from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.loader import Document, display_path
+from rlkl.validate import LessonFile, ValidationResult, validate_paths
+
+
+@dataclass
+class LessonRun:
+    """One schema-valid lesson with its claims and fresh fixture."""
+
+    file: LessonFile
+    document: Document
+    claims: LessonClaims
+    fixture: dict[str, object]
+    problems: list[Diagnostic]  # bindings and claim diagnostics
+    bindings_broken: bool = False  # then fixtures are not compared: fix the bindings first
+
+    @property
+    def fixture_path(self) -> Path:
+        return fixtures.path_for(self.file.path)
+
+
+@dataclass
+class CheckResult:
+    """Validation plus, for every schema-valid lesson, its claims; one list of diagnostics."""
+
+    validation: ValidationResult
+    lessons: list[LessonRun]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    failed: int = 0  # lessons on which a stage raised (each reported as RLKL901)
+
+    def summary(self) -> dict[str, int]:
+        """Counts for reports. ``finished`` < ``lessons`` means some lesson was not checked."""
+        found = self.validation.summary()
+        errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
+        return {
+            "files": found["files"],
+            "lessons": found["lessons"],
+            "finished": found["lessons"] - self.failed,
+            "errors": errors,
+            "warnings": len(self.diagnostics) - errors,
+            "claims": sum(len(r.claims.verdicts) for r in self.lessons),
+            "verified": sum(v.ok for r in self.lessons for v in r.claims.verdicts),
+            "exempt": sum(len(r.claims.exempt) for r in self.lessons),
+        }
+
+
+def _run_lesson(file: LessonFile) -> LessonRun | None:
+    if file.document is None or file.lesson is None:
+        return None
+    problems: list[Diagnostic] = []
+    bindings = None
+    bindings_path = file.path.with_name(BINDINGS)
+    if bindings_path.is_file():
+        try:
+            bindings = load_bindings(bindings_path)
+        except BindingsError as error:
+            problems.extend(error.diagnostics)
+    if bindings is not None and bindings.lesson and bindings.lesson != file.lesson.id:
+        problems.append(
+            Diagnostic(
+                bindings.display,
+                1,
+                1,
+                "/lesson",
+                "RLKL609",
+                f"bindings are for {bindings.lesson!r} but sit next to lesson {file.lesson.id!r}",
+            )
+        )
+    broken = bindings is None and bindings_path.is_file()
+    claims = extract(file.document, bindings, coverage=not broken)
+    problems.extend(claims.diagnostics)
+    return LessonRun(file, file.document, claims, fixtures.build(claims), problems, broken)
+
+
+def _freshness(run: LessonRun) -> list[Diagnostic]:
+    """Compare the committed fixtures of one lesson with its fresh ones."""
+    if not run.fixture_path.is_file():
+        return fixtures.compare(run.claims, run.document, None, run.fixture_path, run.fixture)
+    committed, problems = fixtures.load(run.fixture_path)
+    if problems:
+        return problems
+    return fixtures.compare(run.claims, run.document, committed, run.fixture_path, run.fixture)
+
+
+def internal_error(path: Path, error: BaseException) -> Diagnostic:
+    """RLKL901 at a lesson on which a stage raised: reported, never a silent end of the run."""
+    return Diagnostic(
+        display_path(path),
+        1,
+        1,
+        "",
+        "RLKL901",
+        f"rlkl failed while checking this lesson ({type(error).__name__}: {error}); the "
+        "other lessons were checked. This is a bug in rlkl: please report it with this lesson",
+    )
+
+
+def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult:
+    """Validate, extract and verify claims, and (``freshness``) compare committed fixtures.
+
+    Every lesson found is finished or reported: a stage that raises on one lesson becomes an
+    RLKL901 error at that lesson and the loop goes on (an explicit loop, so no exception,
+    ``StopIteration`` included, can end it early).
+    """
+    validation = validate_paths(paths)
+    diagnostics = list(validation.diagnostics)
+    runs: list[LessonRun] = []
+    failed = 0
+    for file in validation.files:
+        try:
+            run = _run_lesson(file)
+            if run is not None and freshness and not run.bindings_broken:
+                run.problems.extend(_freshness(run))
+        except Exception as error:  # any stage failure is reported at its lesson
+            diagnostics.append(internal_error(file.path, error))
+            failed += 1
+            continue
+        if run is not None:
+            runs.append(run)
+            diagnostics.extend(run.problems)
+    diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
+    return CheckResult(validation, runs, diagnostics, failed)

@@ -1,0 +1,84 @@
+"""One lesson's claims, stage by stage: the orchestrator of :mod:`rlkl.claims`.
+
+scan (:mod:`~rlkl.claims.scanner`) → match bindings (:mod:`~rlkl.claims.bind`) → evaluate
+(:mod:`~rlkl.claims.evaluate`, :mod:`~rlkl.claims.forms`, :mod:`~rlkl.claims.quiz`) →
+account (:mod:`~rlkl.claims.coverage`). Each stage takes records and returns records; this
+module only runs them in order and turns their problems into located diagnostics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rlkl.claims.bind import match_claims
+from rlkl.claims.bindings import Bindings
+from rlkl.claims.coverage import apply_exemptions, unaccounted
+from rlkl.claims.evaluate import check_claims, compute_outputs, read_inputs
+from rlkl.claims.fields import prose_strings
+from rlkl.claims.forms import check_arithmetic, check_core_calls
+from rlkl.claims.quiz import check_quiz
+from rlkl.claims.records import Found, LessonClaims, Problem, Prose, Verdict, assign_roles
+from rlkl.claims.scanner import scan
+from rlkl.claims.source import locate
+from rlkl.diagnostics import Diagnostic
+from rlkl.loader import Document
+
+
+def read_prose(document: Document) -> Prose:
+    """Stage 1, scan: every prose string of the lesson and the numbers written in it."""
+    data = document.data if isinstance(document.data, dict) else {}
+    texts = dict(prose_strings(data))
+    by_pointer = {p: tuple(scan(p, t)) for p, t in texts.items()}
+    return Prose(str(data.get("id", "")), data, texts, by_pointer)
+
+
+def unique_ids(verdicts: tuple[Verdict, ...]) -> tuple[Verdict, ...]:
+    """Verdict ids made unique in lesson order: the second ``x`` is ``x#2``."""
+    counts: dict[str, int] = {}
+    out = []
+    for v in verdicts:
+        counts[v.id] = counts.get(v.id, 0) + 1
+        out.append(v if counts[v.id] == 1 else replace(v, id=f"{v.id}#{counts[v.id]}"))
+    return tuple(out)
+
+
+def diagnostic(document: Document, bindings: Bindings | None, problem: Problem) -> Diagnostic:
+    """A problem located in the lesson (at its mention) or in the bindings file."""
+    if problem.mention is not None:
+        line, column = locate(document, problem.mention)
+        pointer = problem.mention.pointer
+        return Diagnostic(document.display, line, column, pointer, problem.code, problem.message)
+    assert bindings is not None and problem.at is not None
+    return bindings.diagnostic(problem.at, problem.code, problem.message)
+
+
+def extract(
+    document: Document, bindings: Bindings | None, *, coverage: bool = True
+) -> LessonClaims:
+    """All claims of one loaded lesson, checked; diagnostics for everything that fails.
+
+    ``coverage=False`` skips the unaccounted-number errors (used when the bindings file
+    itself is broken: its own diagnostics say what to fix first).
+    """
+    prose = read_prose(document)
+    matched, match_problems = match_claims(prose, bindings)
+    inputs, read = read_inputs(matched)
+    env, compute_problems = compute_outputs(matched, inputs)
+    found = Found(problems=match_problems) + read + Found(problems=compute_problems)
+    found += check_claims(prose, matched, env)
+    roles = assign_roles({}, found.roles)
+    found += check_arithmetic(prose, roles) + check_core_calls(prose, roles)
+    found += check_quiz(prose, bindings.quiz if bindings else None, env)
+    found += apply_exemptions(prose, bindings, assign_roles({}, found.roles))
+    roles = assign_roles({}, found.roles)
+    problems = found.problems + (unaccounted(prose, roles) if coverage else ())
+    diagnostics = (diagnostic(document, bindings, p) for p in problems)
+    return LessonClaims(
+        prose.lesson_id,
+        prose.mentions,
+        unique_ids(found.verdicts),
+        found.exempt,
+        roles,
+        tuple(dict.fromkeys(diagnostics)),  # one report per fact
+        dict(found.rewrites),
+    )

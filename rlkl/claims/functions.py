@@ -1,0 +1,114 @@
+"""The binding function table: every function and constant a claim expression may call.
+
+The evaluator (:mod:`rlkl.claims.expr`) knows no function of its own; it looks names up here.
+Besides a few numeric built-ins and :mod:`rlkl.core`, this module holds the lesson-level
+helpers built on the core (a threshold found from the gradient, a fixed sample). They raise
+``ValueError`` for bad arguments; the evaluator reports it as an expression error.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+import numpy as np
+
+from rlkl import core
+
+MAX_SAMPLES = 10_000_000
+
+
+def clip_boundary(advantage: float, epsilon: float) -> float:
+    """The ratio where the clipped objective's gradient switches on or off, found from the gradient.
+
+    For ``advantage > 0`` the gradient ``ppo_clip_grad(r, A, ε)`` is nonzero for small r and zero
+    above the boundary (1 + ε); for ``advantage < 0`` it is zero below the boundary (1 − ε).
+    The boundary is located by bisection on :func:`rlkl.core.ppo_clip_grad` itself, so a
+    threshold claim is verified through the gradient, not through the formula 1 ± ε.
+    """
+    if advantage == 0:
+        raise ValueError("clip_boundary needs a nonzero advantage")
+
+    def flat(r: float) -> bool:
+        return float(core.ppo_clip_grad(r, advantage, epsilon)) == 0.0
+
+    lo, hi = 1e-9, 1.0 + 64.0 * max(epsilon, 1e-3)
+    if flat(lo) == flat(hi):
+        raise ValueError("the clipped objective's gradient never switches on this range")
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if flat(mid) == flat(lo):
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def _sample(p_old: Any, n: int, seed: int) -> Any:
+    if not 0 < int(n) <= MAX_SAMPLES:
+        raise ValueError(f"the number of samples must be between 1 and {MAX_SAMPLES}")
+    old = np.asarray(p_old, dtype=np.float64)
+    return np.random.default_rng(int(seed)).choice(len(old), size=int(n), p=old)
+
+
+def sampled_counts(p_old: Any, n: int, seed: int) -> Any:
+    """How often each action is drawn in :func:`sampled_approx_kl`'s fixed sample."""
+    return np.bincount(_sample(p_old, n, seed), minlength=len(p_old)).astype(np.float64)
+
+
+def sampled_approx_kl(p_old: Any, p_new: Any, n: int, seed: int, estimator: str = "k1") -> float:
+    """Mean of an approximate-KL estimator over ``n`` actions sampled from ``p_old``.
+
+    The sampling procedure is fixed so that lessons can quote the result:
+    ``a = numpy.random.default_rng(seed).choice(len(p_old), size=n, p=p_old)``, then
+    ``mean(approx_kl(log p_new[a], log p_old[a], estimator=estimator))``.
+    """
+    old = np.asarray(p_old, dtype=np.float64)
+    new = np.asarray(p_new, dtype=np.float64)
+    actions = _sample(old, n, seed)
+    estimates = core.approx_kl(
+        np.log(new[actions]), np.log(old[actions]), estimator=cast(Any, estimator)
+    )
+    return float(np.mean(estimates))
+
+
+def _clip(x: Any, lo: Any, hi: Any) -> Any:
+    return np.clip(x, lo, hi)
+
+
+FUNCTIONS: Mapping[str, Callable[..., Any]] = {
+    "min": min,
+    "max": max,
+    "abs": abs,
+    "clip": _clip,
+    "exp": np.exp,
+    "log": np.log,
+    "log2": np.log2,
+    "sqrt": np.sqrt,
+    "sum": np.sum,
+    "mean": np.mean,
+    "softmax": core.softmax,
+    "log_softmax": core.log_softmax,
+    "entropy": core.entropy,
+    "kl_divergence": core.kl_divergence,
+    "kl": core.kl_divergence,
+    "ppo_ratio": core.ppo_ratio,
+    "ppo_ratio_from_probs": core.ppo_ratio_from_probs,
+    "ppo_clip_objective": core.ppo_clip_objective,
+    "ppo_clip_grad": core.ppo_clip_grad,
+    "clip_fraction": core.clip_fraction,
+    "approx_kl": core.approx_kl,
+    "adaptive_kl_beta": core.adaptive_kl_beta,
+    "policy_gradient": core.policy_gradient,
+    "reinforce_grad": core.reinforce_grad,
+    "kl_grad": core.kl_grad,
+    "reinforce_step": core.reinforce_step,
+    "expected_reinforce_grad": core.expected_reinforce_grad,
+    "reinforce_grad_variance": core.reinforce_grad_variance,
+    "kl_regularized_policy": core.kl_regularized_policy,
+    "clip_boundary": clip_boundary,
+    "sampled_approx_kl": sampled_approx_kl,
+    "sampled_counts": sampled_counts,
+}
+CONSTANTS: Mapping[str, float] = {"e": math.e, "pi": math.pi, "inf": math.inf}

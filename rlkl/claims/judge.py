@@ -1,0 +1,159 @@
+"""Judge one number: does the prose state what was computed, at its written precision?
+
+Pure helpers shared by the evaluating stages (bindings, forms, quiz): the words around a
+mention, JSON-ready values, and :func:`judge`, which turns (mention, computed value) into a
+:class:`~rlkl.claims.records.Verdict` and, when it fails, the :class:`Problem` to report.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from rlkl.claims import expr
+from rlkl.claims.precision import agrees, describe, show
+from rlkl.claims.records import Found, Problem, Verdict
+from rlkl.claims.scanner import Mention
+
+CODES = {
+    "output": "RLKL401",
+    "core": "RLKL402",
+    "arithmetic": "RLKL403",
+    "negative": "RLKL404",
+    "condition": "RLKL405",
+    "quiz-key": "RLKL406",
+    "distractor": "RLKL407",
+    "misconception": "RLKL408",
+}
+
+
+def quote(text: str, mention: Mention) -> str:
+    """The words around a mention: back to the clause start, on to the clause end."""
+    before = text[max(0, mention.start - 48) : mention.start]
+    cut = max(before.rfind(". "), before.rfind(", "), before.rfind("; "), before.rfind(": "))
+    if cut >= 0:
+        begin = mention.start - len(before) + cut + 2
+    elif mention.start - len(before) == 0:
+        begin = 0
+    else:
+        begin = mention.start - len(before) + before.find(" ") + 1
+    after = text[mention.end : mention.end + 48]
+    stop = min(
+        (i for i in (after.find(". ", 1), after.find(", ", 1), after.find(";", 1)) if i > 0),
+        default=-1,
+    )
+    end = (
+        mention.end + stop
+        if stop >= 0
+        else (len(text) if len(after) < 48 else mention.end + after.rfind(" "))
+    )
+    return text[begin:end].strip().rstrip(".")
+
+
+def plain(value: Any) -> Any:
+    """A JSON-ready copy of a computed value (floats, lists, bools, 'inf')."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str):
+        return value
+    if np.ndim(value) > 0:
+        return [plain(v) for v in np.asarray(value).tolist()]
+    number = float(value)
+    return number if math.isfinite(number) else repr(number)
+
+
+def fmt_inputs(inputs: Mapping[str, Any]) -> str:
+    """``name = value, ...`` for messages (lists shown element by element)."""
+    parts = []
+    for name, value in inputs.items():
+        shown_value = plain(value)
+        if isinstance(shown_value, list):
+            shown = (
+                "["
+                + ", ".join(show(v) if isinstance(v, float) else str(v) for v in shown_value)
+                + "]"
+            )
+        else:
+            shown = show(shown_value) if isinstance(shown_value, float) else str(shown_value)
+        parts.append(f"{name} = {shown}")
+    return ", ".join(parts)
+
+
+def verdict(
+    kind: str,
+    mention: Mention,
+    base_id: str,
+    expression: str,
+    inputs: Mapping[str, Any],
+    computed: Any,
+    ok: bool,
+    reason: str,
+    said: str,
+) -> Found:
+    """A verdict (its id made unique later, in lesson order) and its problem when it fails."""
+    record = Verdict(
+        base_id,
+        kind,
+        mention,
+        expression,
+        {k: plain(v) for k, v in inputs.items()},
+        plain(computed),
+        ok,
+        reason,
+        said,
+    )
+    problems = () if ok else (Problem(CODES[kind], f'claim "{said}": {reason}', mention),)
+    return Found(verdicts=(record,), problems=problems)
+
+
+def _reason(
+    mention: Mention, computed: float, how: str, negative: bool, hint: str
+) -> tuple[bool, str]:
+    if not math.isfinite(computed) and not mention.value.is_infinite():
+        return negative, f"computed {how} = {show(computed)}" + (
+            "" if negative else f", which no finite number such as {mention.text} states"
+        )
+    same = agrees(computed, mention.value, mention.decimals)
+    written = describe(mention.decimals - 2 if mention.percent else mention.decimals)
+    if mention.decimals == 0 and mention.value == 0:
+        written = "a bare 0 claims exactly zero"
+    shown = (
+        show(computed * 100, mention.decimals - 2) + "%"
+        if mention.percent
+        else show(computed, mention.decimals)
+    )
+    if negative:
+        return not same, f"says {mention.text} is not {how}, but that computes {shown} ({written})"
+    return same, f"computed {how} = {shown} ({written}), not {mention.text}{hint}"
+
+
+def judge(
+    kind: str,
+    mention: Mention,
+    base_id: str,
+    expression: str,
+    inputs: Mapping[str, Any],
+    computed: float,
+    said: str,
+    *,
+    negative: bool = False,
+    hint: str = "",
+) -> Found:
+    """Whether ``mention`` states ``computed`` at its written precision (or, when
+    ``negative``, that it does not), with a message saying what was computed from what."""
+    formula = expression.split(" = ", 1)[-1]
+    how = expr.substitute(formula, inputs) if inputs else formula
+    if how != formula:
+        how = f"{how} (from {expression})"
+    ok, reason = _reason(mention, computed, how, negative, hint)
+    return verdict(
+        kind, mention, base_id, expression, inputs, computed, ok, "" if ok else reason, said
+    )
+
+
+def failed(found: Found) -> bool:
+    """Whether the (single) verdict of ``found`` failed."""
+    return not found.verdicts[-1].ok

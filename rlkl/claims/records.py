@@ -1,0 +1,119 @@
+"""The records the claim stages hand each other. All frozen; no stage keeps state.
+
+scan → :class:`~rlkl.claims.scanner.Mention` · match → :class:`Prose` plus matched
+templates · evaluate → :class:`Verdict` / :class:`Exempt` / :class:`Problem` (collected in
+:class:`Found`) · one lesson → :class:`LessonClaims`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rlkl.claims.scanner import Mention
+from rlkl.diagnostics import Diagnostic
+
+Key = tuple[str, int]  # (pointer, start) of a mention
+
+
+@dataclass(frozen=True)
+class Located:
+    """A value from the bindings file with its pointer and 1-based position."""
+
+    pointer: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Prose:
+    """The prose of one lesson: every prose string by pointer and its numeric mentions."""
+
+    lesson_id: str
+    data: Mapping[str, Any]
+    texts: Mapping[str, str]
+    by_pointer: Mapping[str, tuple[Mention, ...]]
+
+    @property
+    def mentions(self) -> tuple[Mention, ...]:
+        return tuple(m for ms in self.by_pointer.values() for m in ms)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A finding of a stage, located at a mention of the lesson or at a binding."""
+
+    code: str
+    message: str
+    mention: Mention | None = None
+    at: Located | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One checked number: what was computed, from what, and whether the prose agrees.
+
+    ``kind`` is one of output, negative, condition, arithmetic, core, quiz-key, distractor,
+    misconception; ``reason`` says why it fails ("" when ``ok``).
+    """
+
+    id: str
+    kind: str
+    mention: Mention
+    expression: str
+    inputs: Mapping[str, Any]
+    computed: Any
+    ok: bool
+    reason: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class Exempt:
+    """An exempt number, the reason, and the words around it."""
+
+    mention: Mention
+    reason: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class Found:
+    """What one stage found. ``roles`` are assigned first-wins, in order."""
+
+    verdicts: tuple[Verdict, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    roles: tuple[tuple[Key, str], ...] = ()
+    rewrites: tuple[tuple[Key, float], ...] = ()  # output mention -> computed value (--fix)
+    exempt: tuple[Exempt, ...] = ()
+
+    def __add__(self, other: Found) -> Found:
+        return Found(
+            self.verdicts + other.verdicts,
+            self.problems + other.problems,
+            self.roles + other.roles,
+            self.rewrites + other.rewrites,
+            self.exempt + other.exempt,
+        )
+
+
+def assign_roles(roles: Mapping[Key, str], assigned: tuple[tuple[Key, str], ...]) -> dict[Key, str]:
+    """``roles`` plus ``assigned``, where a mention keeps the first role it was given."""
+    out = dict(roles)
+    for key, role in assigned:
+        out.setdefault(key, role)
+    return out
+
+
+@dataclass(frozen=True)
+class LessonClaims:
+    """Everything rlkl found and checked in one lesson."""
+
+    lesson_id: str
+    mentions: tuple[Mention, ...]
+    verdicts: tuple[Verdict, ...] = ()
+    exempt: tuple[Exempt, ...] = ()
+    roles: Mapping[Key, str] = field(default_factory=dict)
+    diagnostics: tuple[Diagnostic, ...] = ()
+    rewrites: Mapping[Key, float] = field(default_factory=dict)
