@@ -15,8 +15,10 @@ from pathlib import Path
 from rlkl.claims import fixtures
 from rlkl.claims.bindings import FILENAME as BINDINGS
 from rlkl.claims.bindings import BindingsError, load_bindings
+from rlkl.claims.changes import Change, Status, compare, message
 from rlkl.claims.extract import extract
 from rlkl.claims.records import LessonClaims
+from rlkl.claims.source import locate
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import Document, display_path
 from rlkl.validate import LessonFile, ValidationResult, validate_paths
@@ -32,6 +34,7 @@ class LessonRun:
     fixture: dict[str, object]
     problems: list[Diagnostic]  # bindings and claim diagnostics
     bindings_broken: bool = False  # then fixtures are not compared: fix the bindings first
+    changes: tuple[Change, ...] = ()  # against the committed fixtures (when compared)
 
     @property
     def fixture_path(self) -> Path:
@@ -91,14 +94,38 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
     return LessonRun(file, file.document, claims, fixtures.build(claims), problems, broken)
 
 
-def _freshness(run: LessonRun) -> list[Diagnostic]:
-    """Compare the committed fixtures of one lesson with its fresh ones."""
-    if not run.fixture_path.is_file():
-        return fixtures.compare(run.claims, run.document, None, run.fixture_path, run.fixture)
-    committed, problems = fixtures.load(run.fixture_path)
-    if problems:
-        return problems
-    return fixtures.compare(run.claims, run.document, committed, run.fixture_path, run.fixture)
+def _locate(run: LessonRun, committed: Document | None, change: Change) -> Diagnostic | None:
+    """The diagnostic of one change, in the lesson (at its number) or in the fixtures file."""
+    found = message(change, f"rlkl regen {run.fixture_path.parent.as_posix()}"
+                    if change.status is Status.MISSING else "rlkl regen")
+    if found is None:
+        return None
+    code, text = found
+    mention = (change.verdict.mention if change.verdict else None) or (
+        change.exempt.mention if change.exempt else None
+    )
+    if mention is not None:
+        line, column = locate(run.document, mention)
+        return Diagnostic(run.document.display, line, column, mention.pointer, code, text)
+    if committed is None:
+        return run.document.diagnostic("", code, text)
+    if change.subject == "fixtures":
+        return committed.diagnostic(f"/{change.id}", code, text)
+    where = "claims" if change.subject == "claim" else "exempt"
+    return committed.diagnostic(f"/{where}/{change.index}", code, text)
+
+
+def compare_fixtures(run: LessonRun) -> tuple[tuple[Change, ...], list[Diagnostic]]:
+    """The lesson's changes against its committed fixtures, and their diagnostics."""
+    committed = None
+    if run.fixture_path.is_file():
+        committed, problems = fixtures.load(run.fixture_path)
+        if problems:
+            return (), problems
+    data = committed.data if committed is not None else None
+    changes = compare(run.claims, run.fixture, data)
+    located = (_locate(run, committed, c) for c in changes)
+    return changes, [d for d in located if d is not None]
 
 
 def internal_error(path: Path, error: BaseException) -> Diagnostic:
@@ -129,7 +156,8 @@ def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult
         try:
             run = _run_lesson(file)
             if run is not None and freshness and not run.bindings_broken:
-                run.problems.extend(_freshness(run))
+                run.changes, found = compare_fixtures(run)
+                run.problems.extend(found)
         except Exception as error:  # any stage failure is reported at its lesson
             diagnostics.append(internal_error(file.path, error))
             failed += 1

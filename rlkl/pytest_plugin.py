@@ -24,8 +24,10 @@ from typing import Any
 import pytest
 
 from rlkl.check import CheckResult, check_paths
+from rlkl.claims.changes import Change, Status, message
 from rlkl.claims.fixtures import FILENAME
 from rlkl.claims.precision import describe
+from rlkl.claims.records import Verdict
 from rlkl.claims.source import locate
 from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import Diagnostic, Severity
@@ -110,41 +112,25 @@ class ClaimItem(pytest.Item):
         self.entry = entry
 
     def runtest(self) -> None:
+        """Pass exactly when :mod:`rlkl.claims.changes` says the claim is verified."""
         parent = self.parent
         assert isinstance(parent, LessonFixtures)
         result = parent.result
         verdicts = {v.id: v for run in result.lessons for v in run.claims.verdicts}
+        changes = {c.id: c for run in result.lessons for c in run.changes if c.subject == "claim"}
         verdict = verdicts.get(self.name)
-        if verdict is None:
-            raise ClaimFailure(
-                f"claim {self.name} is no longer in the lesson (orphaned fixture); "
-                "run `rlkl regen` or `pytest --rlkl-update`"
-            )
-        problems = []
-        if not verdict.ok:
-            problems.append(
-                f"prose says {verdict.mention.text} ({describe(verdict.mention.decimals)}) "
-                f'in "{verdict.quote}" at {verdict.mention.pointer}\n'
-                f"expected (computed): {verdict.expression} -> {verdict.computed}\n"
-                f"inputs: {verdict.inputs}\n{verdict.reason}"
-            )
-        recorded = self.entry
-        if recorded.get("computed") != verdict.computed:
-            problems.append(
-                f"drift: fixture recorded {recorded.get('computed')}, core now "
-                f"computes {verdict.computed}"
-            )
-        if (
-            recorded.get("authored") != verdict.mention.text
-            or recorded.get("quote") != verdict.quote
-        ):
-            problems.append(
-                f"stale fixture: recorded {recorded.get('authored')!r} in "
-                f"{recorded.get('quote')!r}, the lesson now says {verdict.mention.text!r} "
-                f"in {verdict.quote!r}"
-            )
-        if problems:
-            raise ClaimFailure("\n".join(problems))
+        change = changes.get(self.name)
+        if verdict is None or change is None:
+            if verdict is None:
+                raise ClaimFailure(
+                    f"claim {self.name} is no longer in the lesson (orphaned fixture); "
+                    "run `rlkl regen` or `pytest --rlkl-update`"
+                )
+            if not verdict.ok:  # fixtures not compared (the lesson item says why)
+                raise ClaimFailure(_failed(verdict))
+            return
+        if change.status is not Status.VERIFIED:
+            raise ClaimFailure(_explain(change, verdict, self.entry))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ClaimFailure):
@@ -153,6 +139,30 @@ class ClaimItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"claim {self.name}"
+
+
+def _failed(verdict: Verdict) -> str:
+    return (
+        f"prose says {verdict.mention.text} ({describe(verdict.mention.decimals)}) "
+        f'in "{verdict.quote}" at {verdict.mention.pointer}\n'
+        f"expected (computed): {verdict.expression} -> {verdict.computed}\n"
+        f"inputs: {verdict.inputs}\n{verdict.reason}"
+    )
+
+
+def _explain(change: Change, verdict: Verdict, recorded: dict[str, Any]) -> str:
+    """What an item shows for a claim that is not verified."""
+    if change.status is Status.FAILED:
+        return _failed(verdict)
+    if change.status is Status.STALE:
+        return (
+            f"stale fixture ({', '.join(change.fields)} changed): recorded "
+            f"{recorded.get('authored')!r} in {recorded.get('quote')!r}, the lesson now says "
+            f"{verdict.mention.text!r} in {verdict.quote!r}; run `rlkl regen` or "
+            "`pytest --rlkl-update`"
+        )
+    found = message(change)
+    return found[1] if found else change.status.value
 
 
 class LessonItem(ClaimItem):

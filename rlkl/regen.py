@@ -6,15 +6,15 @@ changes, and only inside the corpus (symlinks resolved, RLKL902 otherwise).
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rlkl.check import CheckResult, LessonRun, check_paths
+from rlkl.check import CheckResult, LessonRun, check_paths, compare_fixtures
 from rlkl.claims import fixtures
+from rlkl.claims.changes import Change, up_to_date
 from rlkl.claims.scanner import format_number
 from rlkl.claims.source import encode_like, mention_range, splice
 from rlkl.corpus import CATALOG_FILE
@@ -47,6 +47,8 @@ class RegenReport:
     fixed: dict[Path, int] = field(default_factory=dict)  # lesson -> numbers rewritten
     not_fixed: dict[Path, str] = field(default_factory=dict)  # lesson -> why --fix left it
     refused: list[Diagnostic] = field(default_factory=list)  # writes outside the corpus (RLKL902)
+    # lesson -> its changes against the committed fixtures before regen wrote (what it acted on)
+    changes: dict[Path, tuple[Change, ...]] = field(default_factory=dict)
 
 
 def _unfixable(run: LessonRun) -> str:
@@ -106,6 +108,50 @@ def _refusal(run: LessonRun, root: Path) -> Diagnostic | None:
     )
 
 
+def _fix_rounds(paths: Sequence[Path], report: RegenReport) -> None:
+    """``--fix``: rewrite failing output numbers until nothing changes (a few rounds at most:
+    a rewritten number can be the input of another claim)."""
+    for _ in range(MAX_FIX_ROUNDS):
+        changed = 0
+        for run in check_paths(paths, freshness=False).lessons:
+            why = _unfixable(run) or (
+                "it lies outside the corpus"
+                if _refusal(run, corpus_root(run.file.path, paths))
+                else ""
+            )
+            if why:
+                report.not_fixed[run.file.path] = why
+                continue
+            count = _fix_lesson(run)
+            if count:
+                report.fixed[run.file.path] = report.fixed.get(run.file.path, 0) + count
+            changed += count
+        if not changed:
+            break
+
+
+def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -> None:
+    """Write, keep or remove one lesson's fixtures, as :func:`rlkl.claims.changes.compare`
+    says (only entries that are not current are news)."""
+    refusal = _refusal(run, corpus_root(run.file.path, paths))
+    if refusal is not None:
+        report.refused.append(refusal)
+        return
+    path = run.fixture_path
+    if not run.fixture["claims"] and not run.fixture["exempt"]:
+        if path.is_file():
+            path.unlink()
+            report.removed.append(path)
+        return
+    changes, problems = compare_fixtures(run) if path.is_file() else ((), [])
+    report.changes[run.file.path] = changes
+    if path.is_file() and not problems and up_to_date(changes):
+        report.unchanged.append(path)
+    else:
+        write_atomic(path, fixtures.dumps(run.fixture))
+        report.updated.append(path)
+
+
 def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenReport, CheckResult]:
     """Rewrite the fixtures (with ``fix``, also dependent prose numbers) of lessons under ``paths``.
 
@@ -117,52 +163,11 @@ def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenRepor
     """
     report = RegenReport()
     if fix:
-        for _ in range(MAX_FIX_ROUNDS):
-            changed = 0
-            for run in check_paths(paths, freshness=False).lessons:
-                why = _unfixable(run) or (
-                    "it lies outside the corpus"
-                    if _refusal(run, corpus_root(run.file.path, paths))
-                    else ""
-                )
-                if why:
-                    report.not_fixed[run.file.path] = why
-                    continue
-                count = _fix_lesson(run)
-                if count:
-                    report.fixed[run.file.path] = report.fixed.get(run.file.path, 0) + count
-                changed += count
-            if not changed:
-                break
-    result = check_paths(paths, freshness=False)
-    for run in result.lessons:
-        refusal = _refusal(run, corpus_root(run.file.path, paths))
-        if refusal is not None:
-            report.refused.append(refusal)
-            continue
-        text = fixtures.dumps(run.fixture)
-        path = run.fixture_path
-        if not run.fixture["claims"] and not run.fixture["exempt"]:
-            if path.is_file():
-                path.unlink()
-                report.removed.append(path)
-            continue
-        if path.is_file() and _unchanged(path, run.fixture):
-            report.unchanged.append(path)
-        else:
-            write_atomic(path, text)
-            report.updated.append(path)
+        _fix_rounds(paths, report)
+    for run in check_paths(paths, freshness=False).lessons:
+        _write_fixture(run, paths, report)
     final = check_paths(paths)
     final.diagnostics = sorted(
         [*final.diagnostics, *report.refused], key=lambda d: (d.file, d.line, d.column, d.code)
     )
     return report, final
-
-
-def _unchanged(path: Path, fixture: dict[str, object]) -> bool:
-    """The committed fixture already says this (computed values equal up to float noise)."""
-    try:
-        committed = json.loads(path.read_text(encoding="utf-8"))
-        return isinstance(committed, dict) and fixtures.equivalent(committed, dict(fixture))
-    except (OSError, ValueError, TypeError, AttributeError, KeyError, RecursionError):
-        return False  # unreadable or damaged: regen rewrites it

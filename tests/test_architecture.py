@@ -18,7 +18,8 @@ LAYERS = [
     {"evaluate"},
     {"forms", "quiz", "coverage"},
     {"extract"},
-    {"fixtures", "listing"},
+    {"fixtures", "changes"},
+    {"listing"},
     {"__init__"},
 ]
 ABOVE_CLAIMS = {"rlkl.check", "rlkl.regen", "rlkl.validate", "rlkl.cli", "rlkl.pytest_plugin"}

@@ -152,6 +152,11 @@ def evaluate(tree: ast.Expression, env: Mapping[str, Any]) -> Any:
         raise ExprError(str(exc) or type(exc).__name__) from None
 
 
+def _number(value: Any) -> Any:
+    """A function's result as a float or a float64 array."""
+    return float(value) if np.ndim(value) == 0 else np.asarray(value, dtype=np.float64)
+
+
 def _eval(node: ast.AST, env: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.Constant):
         if isinstance(node.value, (bool, str)):
@@ -202,5 +207,7 @@ def _eval(node: ast.AST, env: Mapping[str, Any]) -> Any:
         args = [_eval(arg, env) for arg in node.args]
         kwargs = {kw.arg: _eval(kw.value, env) for kw in node.keywords if kw.arg}
         result = FUNCTIONS[node.func.id](*args, **kwargs)
-        return float(result) if np.ndim(result) == 0 else np.asarray(result, dtype=np.float64)
+        if isinstance(result, tuple):  # several results (gae): index them, gae(...)[0]
+            return tuple(_number(part) for part in result)
+        return _number(result)
     raise ExprError(f"{type(node).__name__} is not allowed in an expression")

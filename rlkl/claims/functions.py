@@ -1,13 +1,17 @@
 """The binding function table: every function and constant a claim expression may call.
 
 The evaluator (:mod:`rlkl.claims.expr`) knows no function of its own; it looks names up here.
-Besides a few numeric built-ins and :mod:`rlkl.core`, this module holds the lesson-level
+Every function in ``rlkl.core.__all__`` is callable under its own name unless it is listed in
+:data:`EXCLUDED` with a reason; a function returning a tuple (``gae``: advantages and
+returns) gives a tuple, so ``gae(...)[0]`` is the advantages. Besides a few numeric built-ins
+and the core, this module holds the lesson-level
 helpers built on the core (a threshold found from the gradient, a fixed sample). They raise
 ``ValueError`` for bad arguments; the evaluator reports it as an expression error.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Mapping
 from typing import Any, cast
@@ -77,7 +81,10 @@ def _clip(x: Any, lo: Any, hi: Any) -> Any:
     return np.clip(x, lo, hi)
 
 
-FUNCTIONS: Mapping[str, Callable[..., Any]] = {
+# Functions of rlkl.core.__all__ a binding may not call, each with the reason.
+EXCLUDED: Mapping[str, str] = {}
+
+_BUILTINS: Mapping[str, Callable[..., Any]] = {
     "min": min,
     "max": max,
     "abs": abs,
@@ -88,27 +95,31 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = {
     "sqrt": np.sqrt,
     "sum": np.sum,
     "mean": np.mean,
-    "softmax": core.softmax,
-    "log_softmax": core.log_softmax,
-    "entropy": core.entropy,
-    "kl_divergence": core.kl_divergence,
-    "kl": core.kl_divergence,
-    "ppo_ratio": core.ppo_ratio,
-    "ppo_ratio_from_probs": core.ppo_ratio_from_probs,
-    "ppo_clip_objective": core.ppo_clip_objective,
-    "ppo_clip_grad": core.ppo_clip_grad,
-    "clip_fraction": core.clip_fraction,
-    "approx_kl": core.approx_kl,
-    "adaptive_kl_beta": core.adaptive_kl_beta,
-    "policy_gradient": core.policy_gradient,
-    "reinforce_grad": core.reinforce_grad,
-    "kl_grad": core.kl_grad,
-    "reinforce_step": core.reinforce_step,
-    "expected_reinforce_grad": core.expected_reinforce_grad,
-    "reinforce_grad_variance": core.reinforce_grad_variance,
-    "kl_regularized_policy": core.kl_regularized_policy,
+}
+_ALIASES: Mapping[str, str] = {"kl": "kl_divergence"}
+_HELPERS: Mapping[str, Callable[..., Any]] = {
     "clip_boundary": clip_boundary,
     "sampled_approx_kl": sampled_approx_kl,
     "sampled_counts": sampled_counts,
+}
+
+
+def _core_functions() -> dict[str, Callable[..., Any]]:
+    """Every public function of :mod:`rlkl.core` (``__all__``) not in :data:`EXCLUDED`:
+    a function added to the core is callable from bindings without an edit here."""
+    found: dict[str, Callable[..., Any]] = {}
+    for name in core.__all__:
+        value = getattr(core, name)
+        if inspect.isfunction(value) and name not in EXCLUDED:
+            found[name] = value
+    return found
+
+
+_CORE = _core_functions()
+FUNCTIONS: Mapping[str, Callable[..., Any]] = {
+    **_BUILTINS,
+    **_CORE,
+    **{alias: _CORE[target] for alias, target in _ALIASES.items()},
+    **_HELPERS,
 }
 CONSTANTS: Mapping[str, float] = {"e": math.e, "pi": math.pi, "inf": math.inf}

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rlkl.claims.records import LessonClaims
+from rlkl.claims.changes import Change, Status
+from rlkl.claims.records import Key, LessonClaims
 from rlkl.claims.source import locate
 from rlkl.loader import Document
 
@@ -30,38 +31,64 @@ class MentionRow:
     pointer: str
     text: str
     role: str  # e.g. "output ratio", "input p_old", "quiz-key", "exempt"
-    status: str  # verified | FAILED | input | exempt | UNACCOUNTED
+    status: str  # verified | FAILED | STALE | NEW | DRIFT | input | exempt | UNACCOUNTED
     reason: str  # an exemption's reason
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def mention_rows(lessons: Iterable[tuple[Document, LessonClaims]]) -> list[MentionRow]:
+def _status(
+    role: str, results: list[Status], exempt: list[Status], unaccounted: bool
+) -> str:
+    """A mention's row status from the change records of its claims (or its exemption)."""
+    if exempt:
+        worst = [x for x in exempt if x is not Status.VERIFIED]
+        return worst[0].name if worst else EXEMPT
+    if Status.FAILED in results:
+        return FAILED
+    pending = [x for x in results if x is not Status.VERIFIED]
+    if pending:
+        return pending[0].name
+    if role.startswith(("input", "intermediate")):
+        return INPUT
+    return UNACCOUNTED if unaccounted else VERIFIED
+
+
+def _statuses(
+    claims: LessonClaims, changes: Sequence[Change]
+) -> tuple[dict[Key, list[Status]], dict[Key, list[Status]]]:
+    """Per mention: the statuses of the claims judged at it, and of its exemption."""
+    of_claim = {c.id: c.status for c in changes if c.subject == "claim"}
+    of_exempt = {c.exempt.mention.key: c.status for c in changes if c.exempt is not None}
+    results: dict[Key, list[Status]] = {}
+    for verdict in claims.verdicts:
+        fallback = Status.VERIFIED if verdict.ok else Status.FAILED
+        status = Status.FAILED if not verdict.ok else of_claim.get(verdict.id, fallback)
+        results.setdefault(verdict.mention.key, []).append(status)
+    exempt = {e.mention.key: [of_exempt.get(e.mention.key, Status.VERIFIED)] for e in claims.exempt}
+    return results, exempt
+
+
+Lesson = tuple[Document, LessonClaims, Sequence[Change]]
+
+
+def mention_rows(lessons: Iterable[Lesson]) -> list[MentionRow]:
     """One row per numeric mention, in document order.
 
+    The status is the one :mod:`rlkl.claims.changes` gives the claims judged at the number
+    (``verified``; ``FAILED``; ``STALE``, ``NEW``, ``DRIFT`` when the fixtures lag behind).
     An *input* is read from the prose and feeds the checks of the numbers computed from it;
     its row says ``input`` unless a check anchored on it fails.
     """
     rows = []
-    for document, claims in lessons:
-        outcomes: dict[tuple[str, int], list[bool]] = {}
-        for verdict in claims.verdicts:
-            outcomes.setdefault(verdict.mention.key, []).append(verdict.ok)
+    for document, claims, changes in lessons:
+        results, exempt = _statuses(claims, changes)
         reasons = {e.mention.key: e.reason for e in claims.exempt}
         for mention in claims.mentions:
             role = claims.roles.get(mention.key, "")
-            results = outcomes.get(mention.key, [])
-            if mention.key in reasons:
-                status = EXEMPT
-            elif not all(results):
-                status = FAILED
-            elif role.startswith(("input", "intermediate")):
-                status = INPUT
-            elif results:
-                status = VERIFIED
-            else:
-                status = UNACCOUNTED
+            found = results.get(mention.key, [])
+            status = _status(role, found, exempt.get(mention.key, []), not found)
             line, column = locate(document, mention)
             rows.append(
                 MentionRow(

@@ -117,9 +117,9 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
       rlkl claims --format json
     """
     asked = paths_or_content(paths)
-    result = check_paths(asked, freshness=False)
+    result = check_paths(asked)
     require_lessons(result.summary(), result.diagnostics, asked)
-    rows = mention_rows((run.document, run.claims) for run in result.lessons)
+    rows = mention_rows((run.document, run.claims, run.changes) for run in result.lessons)
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:  # say why a lesson has no rows (or failing ones), on stderr
         click.echo(render(errors, result.summary(), "text"), err=True, nl=False)
@@ -144,5 +144,5 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
                 + "  "
                 + row[4]
             )
-    failing = any(r.status in ("FAILED", "UNACCOUNTED") for r in rows)
+    failing = any(r.status.isupper() for r in rows)
     sys.exit(1 if failing or errors else 0)

@@ -36,8 +36,10 @@ from rlkl.core.ppo import (
     ppo_ratio,
     ppo_ratio_from_probs,
 )
+from rlkl.core.version import CORE_VERSION
 
 __all__ = [
+    "CORE_VERSION",
     "PROB_SUM_ATOL",
     "Baseline",
     "ClipFractionDefinition",

@@ -1,0 +1,248 @@
+"""Stage 4, compare with fixtures: the one definition of verified, stale, orphaned and drift.
+
+:func:`compare` sets the fresh fixture of a lesson (:func:`rlkl.claims.fixtures.build`)
+against the committed one and returns one :class:`Change` per claim, per exempt number and
+per file-level fact. Every consumer reads these records — ``rlkl check`` (diagnostics),
+``rlkl regen`` (what to write), ``rlkl claims`` (row status), the pytest plugin (item
+outcomes) and the site (verified badges) — so they cannot disagree.
+
+Record shape (stable; the site relies on it):
+
+``status``
+    ``verified`` the claim holds and its fixture says so (up to float noise and minus
+    glyphs); ``failed`` the prose number is wrong (the verdict says why); ``new`` no fixture
+    records the claim yet; ``stale`` the fixture records it with different text, inputs or
+    expression (``fields`` names them); ``drift`` same claim, but the value computed now
+    differs from the recorded one, or the fixtures were computed by another core version;
+    ``orphaned`` the fixture records a claim or exempt number the lesson no longer has;
+    ``missing`` the lesson has claims but no fixtures file.
+``subject``
+    ``claim``, ``exempt`` or ``fixtures`` (a fact about the whole file).
+``id``
+    the claim id; for an exempt number ``exempt:<pointer>@<start>``; for the file ``core``,
+    ``lesson`` or ``fixtures.json``.
+``verdict`` / ``exempt``
+    the fresh record (None when orphaned or file-level).
+``index``
+    position in the committed file's ``claims`` / ``exempt`` list (orphaned entries).
+``fields``, ``recorded``, ``computed``
+    what changed: field names (stale), the recorded and the fresh value (drift, core).
+``current``
+    the committed entry already says exactly this (``regen`` rewrites only what is not).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from rlkl.claims.records import Exempt, LessonClaims, Verdict
+from rlkl.claims.scanner import MINUSES
+
+
+class Status(str, Enum):
+    """How a claim stands against the committed fixtures (see the module docstring)."""
+
+    VERIFIED = "verified"
+    FAILED = "failed"
+    NEW = "new"
+    STALE = "stale"
+    DRIFT = "drift"
+    ORPHANED = "orphaned"
+    MISSING = "missing"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One claim, exempt number or file-level fact, compared with the committed fixtures."""
+
+    status: Status
+    subject: str  # claim | exempt | fixtures
+    id: str
+    verdict: Verdict | None = None
+    exempt: Exempt | None = None
+    index: int | None = None
+    fields: tuple[str, ...] = ()
+    recorded: Any = None
+    computed: Any = None
+    current: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """Whether this is a pass for every consumer."""
+        return self.status is Status.VERIFIED
+
+
+# Not compared for staleness: results (compared for drift) and where the number sits in its
+# string (text inserted earlier in a field moves it without changing the claim).
+_VOLATILE = ("computed", "verified", "span")
+_MINUS_GLYPHS = str.maketrans(dict.fromkeys(MINUSES, "-"))
+
+
+def _glyphs(value: Any) -> Any:
+    """Text with every minus look-alike as ``-``: writing −2.8 as -2.8 changes no claim."""
+    return value.translate(_MINUS_GLYPHS) if isinstance(value, str) else value
+
+
+def same_value(recorded: Any, computed: Any) -> bool:
+    """Equal up to float noise: relative 1e-12 (libm and SIMD differ in the last bits)."""
+    if isinstance(recorded, list) and isinstance(computed, list):
+        return len(recorded) == len(computed) and all(map(same_value, recorded, computed))
+    if isinstance(recorded, bool) or isinstance(computed, bool):
+        return recorded is computed
+    if isinstance(recorded, (int, float)) and isinstance(computed, (int, float)):
+        return math.isclose(recorded, computed, rel_tol=1e-12, abs_tol=1e-15)
+    return bool(recorded == computed)
+
+
+def _current(recorded: Mapping[str, Any], fresh: Mapping[str, Any]) -> bool:
+    """The recorded entry says exactly what the fresh one says (values up to float noise)."""
+    if set(recorded) != set(fresh):
+        return False
+    return all(
+        same_value(recorded[k], fresh[k]) if k == "computed" else recorded[k] == fresh[k]
+        for k in fresh
+    )
+
+
+def _changed(recorded: Mapping[str, Any], fresh: Mapping[str, Any]) -> list[str]:
+    """The fields (other than volatile ones) whose recorded value differs."""
+    return [
+        k for k in fresh if k not in _VOLATILE and _glyphs(recorded.get(k)) != _glyphs(fresh[k])
+    ]
+
+
+def _claim(verdict: Verdict, entry: Mapping[str, Any], recorded: Any) -> Change:
+    """The change of one fresh claim given its recorded entry (None: not recorded)."""
+    if not isinstance(recorded, Mapping):
+        return Change(Status.NEW, "claim", verdict.id, verdict, computed=entry["computed"])
+    current = _current(recorded, entry)
+    base = {"verdict": verdict, "current": current, "computed": entry["computed"]}
+    if not verdict.ok:
+        return Change(Status.FAILED, "claim", verdict.id, recorded=recorded.get("computed"), **base)
+    fields = _changed(recorded, entry)
+    if fields:
+        return Change(Status.STALE, "claim", verdict.id, fields=tuple(fields), **base)
+    if not same_value(recorded.get("computed"), entry["computed"]):
+        return Change(Status.DRIFT, "claim", verdict.id, recorded=recorded.get("computed"), **base)
+    return Change(Status.VERIFIED, "claim", verdict.id, recorded=recorded.get("computed"), **base)
+
+
+def _exempt_id(exempt: Exempt) -> str:
+    return f"exempt:{exempt.mention.pointer}@{exempt.mention.start}"
+
+
+def _settled(entry: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _glyphs(v) for k, v in entry.items() if k != "span"}
+
+
+def _exempts(
+    claims: LessonClaims, fresh: list[dict[str, Any]], recorded: list[Any]
+) -> list[Change]:
+    """Exempt numbers: verified when recorded (text and reason), else stale; gone: orphaned."""
+    kept = [_settled(e) for e in recorded if isinstance(e, Mapping)]
+    exact = [e for e in recorded if isinstance(e, Mapping)]
+    in_order = sorted(claims.exempt, key=lambda e: e.mention.key)  # as build() wrote them
+    changes = []
+    for exempt, entry in zip(in_order, fresh, strict=True):
+        status = Status.VERIFIED if _settled(entry) in kept else Status.STALE
+        changes.append(
+            Change(status, "exempt", _exempt_id(exempt), exempt=exempt, current=entry in exact)
+        )
+    settled_fresh = [_settled(e) for e in fresh]
+    for index, entry in enumerate(recorded):
+        if not isinstance(entry, Mapping) or _settled(entry) not in settled_fresh:
+            authored = entry.get("authored") if isinstance(entry, Mapping) else None
+            changes.append(
+                Change(Status.ORPHANED, "exempt", f"exempt:{index}", index=index, recorded=authored)
+            )
+    return changes
+
+
+def compare(
+    claims: LessonClaims, fresh: Mapping[str, Any], committed: Mapping[str, Any] | None
+) -> tuple[Change, ...]:
+    """Every claim, exempt number and file-level fact of one lesson against its fixtures.
+
+    ``fresh`` is :func:`rlkl.claims.fixtures.build` of ``claims``; ``committed`` the parsed,
+    schema-valid committed file, or None when there is none.
+    """
+    by_id = {v.id: v for v in claims.verdicts}
+    if committed is None:
+        if not fresh["claims"] and not fresh["exempt"]:
+            return ()  # nothing to record: a lesson without numbers needs no fixtures
+        count = len(fresh["claims"])
+        return (Change(Status.MISSING, "fixtures", "fixtures.json", computed=count),)
+    recorded_claims = list(committed.get("claims", []))
+    old = {c["id"]: (i, c) for i, c in enumerate(recorded_claims)}
+    changes = [
+        _claim(by_id[entry["id"]], entry, old.get(entry["id"], (None, None))[1])
+        for entry in fresh["claims"]
+    ]
+    fresh_ids = {c["id"] for c in fresh["claims"]}
+    changes += [
+        Change(Status.ORPHANED, "claim", claim_id, index=index)
+        for claim_id, (index, _) in old.items()
+        if claim_id not in fresh_ids
+    ]
+    for name in ("core", "lesson", "format"):
+        if committed.get(name) != fresh[name]:
+            status = Status.DRIFT if name == "core" else Status.STALE
+            changes.append(
+                Change(status, "fixtures", name, recorded=committed.get(name), computed=fresh[name])
+            )
+    return (*changes, *_exempts(claims, fresh["exempt"], list(committed.get("exempt", []))))
+
+
+def up_to_date(changes: Iterable[Change]) -> bool:
+    """Whether the committed fixtures already say exactly what a fresh ``regen`` would write."""
+    return all(c.current and c.status in (Status.VERIFIED, Status.FAILED) for c in changes)
+
+
+def message(change: Change, regen_hint: str = "rlkl regen") -> tuple[str, str] | None:
+    """(code, message) a consumer reports for ``change``; None for a pass or a failed claim
+    (the failing verdict is its own message)."""
+    run = f"run `{regen_hint}`"
+    if change.status in (Status.VERIFIED, Status.FAILED):
+        return None
+    if change.status is Status.MISSING:
+        return "RLKL501", f"no fixtures for this lesson's {change.computed} claims: {run}"
+    if change.subject == "exempt":
+        if change.status is Status.ORPHANED:
+            return "RLKL503", (
+                f"orphaned fixture: exempt number {change.recorded} is no longer in the "
+                f"lesson; {run}"
+            )
+        text = change.exempt.mention.text if change.exempt else "?"
+        return "RLKL502", (
+            f"stale fixtures: exempt number {text} is new or changed; review it, then {run}"
+        )
+    if change.subject == "fixtures":
+        if change.id == "core":
+            return "RLKL504", (
+                f"drift: fixtures were computed by core {change.recorded}, this is "
+                f"{change.computed}; {run}"
+            )
+        return "RLKL502", (
+            f"stale fixtures: recorded {change.id} {change.recorded!r}, now "
+            f"{change.computed!r}; {run}"
+        )
+    if change.status is Status.NEW:
+        return "RLKL502", f"stale fixtures: claim {change.id} is new; {run}"
+    if change.status is Status.STALE:
+        fields = ", ".join(change.fields)
+        return "RLKL502", f"stale fixtures: claim {change.id} changed ({fields}); {run}"
+    if change.status is Status.ORPHANED:
+        return "RLKL503", f"orphaned fixture: claim {change.id} is no longer in the lesson; {run}"
+    return "RLKL504", (
+        f"drift: the core now computes {change.computed} for {change.id}, the fixture "
+        f"recorded {change.recorded}; review, then {run}"
+    )
+
+
+def statuses(changes: Iterable[Change]) -> dict[str, Status]:
+    """Claim id -> status, for the consumers that show one outcome per claim."""
+    return {c.id: c.status for c in changes if c.subject == "claim"}
