@@ -103,6 +103,7 @@ CODES: dict[str, str] = {
     "RLKL412": "an exempt number differs from the value its exemption expects",
     "RLKL420": "a named quantity has different values in different places",
     "RLKL421": "an expression cannot be computed",
+    "RLKL422": "the lesson's evaluation budget is spent (too many samples drawn in all)",
     # RLKL5xx: fixtures.
     "RLKL501": "the lesson has claims but no fixtures file",
     "RLKL502": "stale fixtures: the prose or a claim changed since regen",

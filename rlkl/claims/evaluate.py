@@ -48,7 +48,7 @@ class Env:
         try:
             return expr.evaluate(expr.parse(source), self.values), ()
         except expr.ExprError as exc:
-            return None, (Problem("RLKL421", f"cannot compute {source}: {exc}", at=at),)
+            return None, (Problem(expr_code(exc), f"cannot compute {source}: {exc}", at=at),)
 
     def number(self, source: str, at: Located) -> tuple[float | None, tuple[Problem, ...]]:
         """:meth:`authored`, which must give one number (else RLKL421 at ``at``)."""
@@ -145,6 +145,11 @@ def _first_seen(matched: tuple[Matched, ...]) -> dict[str, Mention]:
     }
 
 
+def expr_code(error: expr.ExprError) -> str:
+    """RLKL422 when the lesson's evaluation budget is spent, else RLKL421."""
+    return "RLKL422" if isinstance(error, expr.BudgetExceeded) else "RLKL421"
+
+
 def _compute_one(
     name: str, source: str, at: Located, values: dict[str, Any], seen: dict[str, Mention]
 ) -> Problem | None:
@@ -158,8 +163,8 @@ def _compute_one(
             f"cannot compute {name} = {source} with {fmt_inputs(env.inputs_of(source))}: {exc}"
         )
         if name in seen:
-            return Problem("RLKL421", message, seen[name])
-        return Problem("RLKL421", message, at=at)
+            return Problem(expr_code(exc), message, seen[name])
+        return Problem(expr_code(exc), message, at=at)
 
 
 def compute_outputs(

@@ -66,7 +66,6 @@ def test_schema_generated_bindings(folder: Path, data: dict[str, object]) -> Non
     fuzz.target_bindings(json.dumps(data, ensure_ascii=False), folder)  # JSON is YAML
 
 
-@pytest.mark.xfail(reason="issue 8 items 3 and 7: string results and numpy keywords", strict=True)
 @_settings(400)
 @given(fuzz.expressions())
 def test_generated_expressions(source: str) -> None:
