@@ -125,6 +125,7 @@ CODES: dict[str, str] = {
     "RLKL612": "an input slot is read but no expression uses it",
     "RLKL613": "quiz.distractors names the key or an option that does not exist",
     "RLKL614": "a sentence template has no number slot (only units, or none)",
+    "RLKL620": "a sentence template has a {slot} with an unknown kind or a format spec",
     # RLKL9xx: the run itself.
     "RLKL901": "rlkl failed on this lesson (an internal error); the other lessons were checked",
     "RLKL902": "regen refused to write outside the corpus (a symlink leads out of it)",

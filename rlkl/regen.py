@@ -6,6 +6,7 @@ changes, and only inside the corpus (symlinks resolved, RLKL902 otherwise).
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from collections.abc import Sequence
@@ -68,8 +69,11 @@ def _fix_lesson(run: LessonRun) -> int:
     for mention in run.claims.mentions:
         if mention.key not in run.claims.rewrites:
             continue
+        value = run.claims.rewrites[mention.key]
+        if not math.isfinite(value):
+            continue  # ±inf/NaN has no written form: the failing claim stays reported
         start, end = mention_range(run.document, mention)
-        new = format_number(run.claims.rewrites[mention.key], mention)
+        new = format_number(value, mention)
         if new != mention.text:
             edits.append((start, end, encode_like(new, text[start:end])))
     if edits:

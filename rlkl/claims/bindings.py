@@ -7,6 +7,7 @@ column from ruamel.yaml's node positions). See the README's authoring guide.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,6 +142,11 @@ def _expressions(
     return {k: (v, _at(root, [*tokens, k])) for k, v in mapping.items()}
 
 
+# What looks like a slot with a kind or format spec the grammar does not have ({x:Zq}, {x:.2f}).
+# ({{ and }} are escaped braces, so {{x:y}} is literal text.)
+_ODD_SLOT = re.compile(r"(?<!\{)\{[A-Za-z_][A-Za-z0-9_]*[:!](?!(?:list|unit)\})[^{}]*\}(?!\})")
+
+
 def _template_errors(b: Bindings) -> list[Diagnostic]:
     """Every template states a number, and every number it states is a slot."""
     errors: list[Diagnostic] = []
@@ -153,6 +159,16 @@ def _template_errors(b: Bindings) -> list[Diagnostic]:
                     "RLKL614",
                     f"the sentence {template.says!r} has no number slot; a template states "
                     "at least one number ({name} or {name:list})",
+                )
+            )
+        for odd in _ODD_SLOT.finditer(template.says):
+            errors.append(
+                b.diagnostic(
+                    template.where,
+                    "RLKL620",
+                    f"{odd.group()} in {template.says!r} is not a slot: a slot is {{name}}, "
+                    "{name:list} or {name:unit} (no format specs); write {{ or }} for a "
+                    "literal brace",
                 )
             )
         literal = slots.literal_text(template.says)
