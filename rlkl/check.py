@@ -8,6 +8,7 @@ diagnostics; a stage that raises on one lesson is reported there (RLKL901).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,7 +73,9 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
     problems: list[Diagnostic] = []
     bindings = None
     bindings_path = file.path.with_name(BINDINGS)
-    if bindings_path.is_file():
+    # whatever is there is read, so a folder, FIFO or device is reported (RLKL112), not ignored
+    present = os.path.lexists(bindings_path)
+    if present:
         try:
             bindings = load_bindings(bindings_path)
         except BindingsError as error:
@@ -88,7 +91,7 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
                 f"bindings are for {bindings.lesson!r} but sit next to lesson {file.lesson.id!r}",
             )
         )
-    broken = bindings is None and bindings_path.is_file()
+    broken = bindings is None and present
     claims = extract(file.document, bindings, coverage=not broken)
     problems.extend(claims.diagnostics)
     return LessonRun(file, file.document, claims, fixtures.build(claims), problems, broken)

@@ -15,18 +15,19 @@ from typing import Any
 import jsonschema
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
 
 from rlkl.claims import expr, slots
 from rlkl.claims.functions import CONSTANTS, FUNCTIONS
 from rlkl.claims.records import Located
 from rlkl.claims.scanner import scan
 from rlkl.diagnostics import Diagnostic
-from rlkl.loader import display_path, escape_token
+from rlkl.loader import LoadError, display_path, escape_token, read_regular
 from rlkl.resources import load_schema
 
 FILENAME = "claims.yaml"
 MAX_BYTES = 1024 * 1024
+MAX_DEPTH = 64
 
 
 @dataclass(frozen=True)
@@ -300,28 +301,36 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
 
 
 def _refuse_aliases(yaml: YAML, text: str, display: str) -> None:
-    """Aliases (``*name``) are refused before composing: nested ones explode exponentially."""
+    """One pass over the parse events before composing, refusing aliases (``*name``: nested
+    ones explode exponentially) and nesting deeper than :data:`MAX_DEPTH` (a tree 5,000
+    deep took 26 s to compose); both are RLKL601 at the event."""
+
+    def refuse(mark: Any, message: str) -> BindingsError:
+        return BindingsError(
+            [Diagnostic(display, mark.line + 1, mark.column + 1, "", "RLKL601", message)]
+        )
+
+    depth = 0
     for event in yaml.parse(text):
         if isinstance(event, AliasEvent):
-            mark = event.start_mark
-            raise BindingsError(
-                [
-                    Diagnostic(
-                        display,
-                        mark.line + 1,
-                        mark.column + 1,
-                        "",
-                        "RLKL601",
-                        "YAML aliases (*name) are not allowed in bindings; write the value out",
-                    )
-                ]
-            )
+            raise refuse(event.start_mark,
+                         "YAML aliases (*name) are not allowed in bindings; write the value out")
+        if isinstance(event, CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise refuse(event.start_mark,
+                             f"nesting deeper than {MAX_DEPTH} levels; bindings need about 5")
+        elif isinstance(event, CollectionEndEvent):
+            depth -= 1
 
 
 def _read_yaml(path: Path, display: str) -> Any:
     """The composed YAML tree of ``path`` (ruamel round-trip nodes, with positions)."""
     try:
-        raw = path.read_bytes()
+        try:  # a regular file only: a FIFO or device is RLKL112, never a wait
+            raw = read_regular(path, MAX_BYTES, display)
+        except LoadError as error:
+            raise BindingsError(error.diagnostics) from None
         if len(raw) > MAX_BYTES:
             raise BindingsError(
                 [Diagnostic(display, 1, 1, "", "RLKL601", f"file is larger than {MAX_BYTES} bytes")]
