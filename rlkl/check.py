@@ -119,10 +119,16 @@ def _locate(run: LessonRun, committed: Document | None, change: Change) -> Diagn
 
 
 def compare_fixtures(run: LessonRun) -> tuple[tuple[Change, ...], list[Diagnostic]]:
-    """The lesson's changes against its committed fixtures, and their diagnostics."""
+    """The lesson's changes against its committed fixtures, and their diagnostics.
+
+    Whatever sits at ``fixtures.json`` is read (a folder or FIFO is RLKL112, not "missing"),
+    strictly, and must be this lesson's own record without repeated entries (RLKL510/511).
+    """
     committed = None
-    if run.fixture_path.is_file():
+    if os.path.lexists(run.fixture_path):
         committed, problems = fixtures.load(run.fixture_path)
+        if committed is not None and not problems:
+            problems = fixtures.ownership(committed, run.claims.lesson_id)
         if problems:
             return (), problems
     data = committed.data if committed is not None else None

@@ -110,6 +110,9 @@ CODES: dict[str, str] = {
     "RLKL503": "orphaned fixture: the claim is no longer in the lesson",
     "RLKL504": "drift: the core now computes a different value (or is another version)",
     "RLKL505": "fixtures file does not match its schema",
+    "RLKL510": "fixtures file records another lesson (its lesson id differs)",
+    "RLKL511": "fixtures file records a claim or exempt number twice",
+    "RLKL512": "two lesson files would share one fixtures file",
     # RLKL6xx: authored claim bindings (claims.yaml).
     "RLKL601": "bindings file is not valid YAML or does not match its schema",
     "RLKL602": "a sentence template has a number outside a {slot}",
@@ -131,6 +134,8 @@ CODES: dict[str, str] = {
     "RLKL902": "regen refused to write outside the corpus (a symlink leads out of it)",
     "RLKL903": "usage error: an option or path given on the command line is not usable",
     "RLKL904": "no lesson found under the paths given",
+    "RLKL905": "regen could not write or remove a file (permissions, a dangling symlink)",
+    "RLKL906": "regen does not replace a read-only file",
 }
 
 

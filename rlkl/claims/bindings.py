@@ -367,6 +367,12 @@ def _read_yaml(path: Path, display: str) -> Any:
         raise BindingsError(
             [Diagnostic(display, 1, 1, "", "RLKL601", f"cannot read the YAML: {exc}")]
         ) from None
+    except TypeError:  # a complex key (``? - {a: 1}``): a list of mappings cannot be a key
+        raise BindingsError(
+            [Diagnostic(display, 1, 1, "", "RLKL601",
+                        "not valid bindings YAML: a key is a list or mapping (a '? ' line); "
+                        "keys are plain names")]
+        ) from None
     except YAMLError as exc:
         raise BindingsError(
             [Diagnostic(display, 1, 1, "", "RLKL601", f"not valid YAML: {exc}")]

@@ -134,7 +134,7 @@ def _setup(root: Path, step: dict[str, Any]) -> None:
         if op == "json_set":
             holder[key] = int(step["digits"]) if "digits" in step else step["value"]
         else:
-            holder[key].append(json.loads(json.dumps(holder[key][0])))
+            holder.insert(key + 1, json.loads(json.dumps(holder[key])))  # a copy right after
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
         path.write_text(text, encoding="utf-8")
     elif op != "rm":
