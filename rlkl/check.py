@@ -133,8 +133,35 @@ def compare_fixtures(run: LessonRun) -> tuple[tuple[Change, ...], list[Diagnosti
             return (), problems
     data = committed.data if committed is not None else None
     changes = compare(run.claims, run.fixture, data)
-    located = (_locate(run, committed, c) for c in changes)
+    rooted = any(d.severity is Severity.ERROR for d in run.problems)
+    consequences = [c for c in changes if rooted and _consequence(c)]
+    located = [_locate(run, committed, c) for c in changes if c not in consequences]
+    if consequences:
+        located.append(_summary(run, consequences))
     return changes, [d for d in located if d is not None]
+
+
+def _consequence(change: Change) -> bool:
+    """A claim whose fixture is stale because the lesson changed around it (not itself)."""
+    return change.subject == "claim" and change.status in (Status.NEW, Status.STALE)
+
+
+def _summary(run: LessonRun, consequences: list[Change]) -> Diagnostic:
+    """One line for the stale fixtures that follow from errors reported at their cause."""
+    ids = [c.id for c in consequences]
+    shown = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+    first = consequences[0].verdict
+    assert first is not None
+    line, column = locate(run.document, first.mention)
+    return Diagnostic(
+        run.document.display,
+        line,
+        column,
+        first.mention.pointer,
+        "RLKL502",
+        f"stale fixtures: {len(ids)} claim(s) changed because of the errors above ({shown}); "
+        "fix those, then run `rlkl regen`",
+    )
 
 
 def internal_error(path: Path, error: BaseException) -> Diagnostic:

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from functools import cache
 from typing import Any, TypeVar
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
     ValidationError as SchemaError,
 )
@@ -23,7 +21,7 @@ from pydantic import ValidationError as ModelError
 from rlkl.diagnostics import CODES, Diagnostic
 from rlkl.loader import Document, join_pointer
 from rlkl.models import SLUG_PATTERN, URL_PATTERN
-from rlkl.resources import load_schema
+from rlkl.resources import schema_errors
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -31,11 +29,6 @@ _JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "true
                int: "a number", float: "a number", type(None): "null"}
 _TYPE_NAMES = {"object": "an object", "array": "an array", "string": "a string",
                "integer": "a whole number", "number": "a number", "boolean": "true or false"}
-
-
-@cache
-def _validator(schema_name: str) -> Draft202012Validator:
-    return Draft202012Validator(load_schema(schema_name))
 
 
 def _found(value: Any) -> str:
@@ -126,7 +119,7 @@ def check_document(
 
     Returns the model instance (None when invalid) and the located diagnostics.
     """
-    errors = sorted(_validator(schema_name).iter_errors(document.data),
+    errors = sorted(schema_errors(schema_name, document.data),
                     key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
     diagnostics = [d for error in errors for d in _schema_diagnostics(document, error)]
     if diagnostics:

@@ -303,7 +303,7 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
     problems = _content_errors(document)
     if problems:
         raise LoadError(sorted(problems))
-    return Document(path, shown, text, _plain(data), document._entries)
+    return Document(path, shown, text, _plain(data))  # positions: computed when asked
 
 
 _KINDS = (

@@ -1,11 +1,17 @@
-"""Locate the published JSON Schemas, whether rlkl runs from a checkout or a wheel."""
+"""Locate the published JSON Schemas (from a checkout or a wheel) and validate against them."""
 
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
+from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
+    ValidationError,
+)
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -23,3 +29,41 @@ def load_schema(name: str) -> dict[str, Any]:
     with path.open(encoding="utf-8") as handle:
         schema: dict[str, Any] = json.load(handle)
     return schema
+
+
+def accelerated() -> bool:
+    """Whether the compiled accelerators (jsonschema-rs, libyaml) may be used.
+
+    ``RLKL_REFERENCE=1`` runs the pure-Python reference path; a test compares the two paths'
+    output byte for byte.
+    """
+    return os.environ.get("RLKL_REFERENCE", "") != "1"
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    """The reference (pure-Python ``jsonschema``) validator of ``schema/<name>.schema.json``."""
+    return Draft202012Validator(load_schema(name))
+
+
+@cache
+def _compiled(name: str) -> Any:
+    try:
+        import jsonschema_rs  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:  # pragma: no cover - the accelerator is optional
+        return None
+    return jsonschema_rs.Draft202012Validator(load_schema(name))
+
+
+def schema_errors(name: str, instance: Any) -> list[ValidationError]:
+    """Every error of ``instance`` against schema ``name``, as the reference validator reports
+    them. jsonschema-rs only answers "valid?" first (microseconds); the errors (and their
+    messages) always come from the reference, so the diagnostics are the same either way."""
+    compiled = _compiled(name) if accelerated() else None
+    if compiled is not None:
+        try:
+            if compiled.is_valid(instance):
+                return []
+        except (ValueError, TypeError, OverflowError, RecursionError):
+            pass  # a value it cannot represent: the reference decides
+    return list(validator(name).iter_errors(instance))

@@ -12,22 +12,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
+from ruamel.yaml.events import AliasEvent
 
-from rlkl.claims import expr, slots
+from rlkl.claims import expr, slots, yaml_source
 from rlkl.claims.functions import CONSTANTS, FUNCTIONS
 from rlkl.claims.records import Located
 from rlkl.claims.scanner import scan
+from rlkl.claims.yaml_source import Source, nesting_problem
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import LoadError, display_path, escape_token, read_regular
-from rlkl.resources import load_schema
+from rlkl.resources import accelerated, schema_errors
 
 FILENAME = "claims.yaml"
 MAX_BYTES = 1024 * 1024
-MAX_DEPTH = 64
 
 
 @dataclass(frozen=True)
@@ -117,9 +116,9 @@ def _position(root: Any, tokens: list[str | int]) -> tuple[int, int]:
     return line + 1, column + 1
 
 
-def _at(root: Any, tokens: list[str | int]) -> Located:
+def _at(source: Source, tokens: list[str | int]) -> Located:
     pointer = "".join("/" + escape_token(str(t)) for t in tokens)
-    line, column = _position(root, tokens)
+    line, column = source.position(tokens)
     return Located(pointer, line, column)
 
 
@@ -131,14 +130,14 @@ def _plain(node: Any) -> Any:
     return node
 
 
-def _template(root: Any, tokens: list[str | int], entry: dict[str, Any]) -> Template:
+def _template(root: Source, tokens: list[str | int], entry: dict[str, Any]) -> Template:
     raw_in = entry.get("in", [])
     pointers = (raw_in,) if isinstance(raw_in, str) else tuple(raw_in)
     return Template(entry["says"], pointers, _at(root, [*tokens, "says"]))
 
 
 def _expressions(
-    root: Any, tokens: list[str | int], mapping: dict[str, str]
+    root: Source, tokens: list[str | int], mapping: dict[str, str]
 ) -> dict[str, tuple[str, Located]]:
     return {k: (v, _at(root, [*tokens, k])) for k, v in mapping.items()}
 
@@ -301,31 +300,46 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
 
 
 def _refuse_aliases(yaml: YAML, text: str, display: str) -> None:
-    """One pass over the parse events before composing, refusing aliases (``*name``: nested
-    ones explode exponentially) and nesting deeper than :data:`MAX_DEPTH` (a tree 5,000
-    deep took 26 s to compose); both are RLKL601 at the event."""
-
-    def refuse(mark: Any, message: str) -> BindingsError:
-        return BindingsError(
-            [Diagnostic(display, mark.line + 1, mark.column + 1, "", "RLKL601", message)]
-        )
-
-    depth = 0
+    """Aliases (``*name``) are refused before composing: nested ones explode exponentially."""
     for event in yaml.parse(text):
         if isinstance(event, AliasEvent):
-            raise refuse(event.start_mark,
-                         "YAML aliases (*name) are not allowed in bindings; write the value out")
-        if isinstance(event, CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise refuse(event.start_mark,
-                             f"nesting deeper than {MAX_DEPTH} levels; bindings need about 5")
-        elif isinstance(event, CollectionEndEvent):
-            depth -= 1
+            mark = event.start_mark
+            raise BindingsError(
+                [
+                    Diagnostic(
+                        display,
+                        mark.line + 1,
+                        mark.column + 1,
+                        "",
+                        "RLKL601",
+                        "YAML aliases (*name) are not allowed in bindings; write the value out",
+                    )
+                ]
+            )
 
 
-def _read_yaml(path: Path, display: str) -> Any:
-    """The composed YAML tree of ``path`` (ruamel round-trip nodes, with positions)."""
+def _problem(display: str, line: int, column: int, message: str) -> BindingsError:
+    return BindingsError([Diagnostic(display, line, column, "", "RLKL601", message)])
+
+
+def _read_yaml(path: Path, display: str) -> Source:
+    """Plain data and positions of ``path``: the fast path, else the ruamel reference."""
+    raw = _read_bytes(path, display)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _problem(display, 1, 1, f"not UTF-8 (byte {exc.start})") from None
+    deep = nesting_problem(text)
+    if deep is not None:
+        raise _problem(display, deep[0], deep[1], f"cannot read the YAML: {deep[2]}")
+    found = yaml_source.fast(text) if accelerated() else None
+    if found is not None:
+        return found
+    root = _reference_yaml(text, display)
+    return Source(_plain(root) if root is not None else {}, lambda t: _position(root, t))
+
+
+def _read_bytes(path: Path, display: str) -> bytes:
     try:
         try:  # a regular file only: a FIFO or device is RLKL112, never a wait
             raw = read_regular(path, MAX_BYTES, display)
@@ -348,14 +362,17 @@ def _read_yaml(path: Path, display: str) -> Any:
                     )
                 ]
             )
-        text = raw.decode("utf-8")
+    except OSError as exc:
+        raise _problem(display, 1, 1, f"cannot read file: {exc.strerror}") from None
+    return raw
+
+
+def _reference_yaml(text: str, display: str) -> Any:
+    """The ruamel round-trip tree of ``text`` (the reference path, with node positions)."""
+    try:
         yaml = YAML(typ="rt")
         _refuse_aliases(yaml, text, display)
         root = yaml.load(text)
-    except UnicodeDecodeError as exc:
-        raise BindingsError(
-            [Diagnostic(display, 1, 1, "", "RLKL601", f"not UTF-8 (byte {exc.start})")]
-        ) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -380,11 +397,10 @@ def _read_yaml(path: Path, display: str) -> Any:
     return root
 
 
-def _schema_errors(root: Any, data: Any, display: str) -> list[Diagnostic]:
-    validator = jsonschema.Draft202012Validator(load_schema("bindings"))
-    schema_errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path)))
+def _schema_errors(root: Source, data: Any, display: str) -> list[Diagnostic]:
+    errors = sorted(schema_errors("bindings", data), key=lambda e: list(map(str, e.path)))
     diagnostics = []
-    for error in schema_errors:
+    for error in errors:
         at = _at(root, list(error.absolute_path))
         diagnostics.append(
             Diagnostic(
@@ -394,7 +410,7 @@ def _schema_errors(root: Any, data: Any, display: str) -> list[Diagnostic]:
     return diagnostics
 
 
-def _build(root: Any, data: dict[str, Any], path: Path, display: str) -> Bindings:
+def _build(root: Source, data: dict[str, Any], path: Path, display: str) -> Bindings:
     """The :class:`Bindings` of a schema-valid document."""
     bindings = Bindings(path, display, lesson=data.get("lesson"))
     for i, entry in enumerate(data.get("claims", [])):
@@ -436,10 +452,10 @@ def load_bindings(path: Path) -> Bindings:
     """Read and validate ``claims.yaml``; raise :class:`BindingsError` with located diagnostics."""
     display = display_path(path)
     root = _read_yaml(path, display)
-    data = _plain(root) if root is not None else {}
-    schema_errors = _schema_errors(root, data, display)
-    if schema_errors:
-        raise BindingsError(schema_errors)
+    data = root.data
+    invalid = _schema_errors(root, data, display)
+    if invalid:
+        raise BindingsError(invalid)
     bindings = _build(root, data, path, display)
     errors = _semantic_errors(bindings)
     if errors:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -52,8 +53,17 @@ _COMPARE: Mapping[type[ast.cmpop], Callable[[Any, Any], Any]] = {
 }
 
 
+@lru_cache(maxsize=8192)
 def parse(source: str) -> ast.Expression:
-    """Parse ``source`` (prose operators allowed) and reject anything outside the whitelist."""
+    """Parse ``source`` (prose operators allowed) and reject anything outside the whitelist.
+
+    Memoised: the same expression (in every copy of a binding) is compiled once. The tree is
+    shared, so nothing may change it (:func:`substitute` works on its own parse).
+    """
+    return _parse(source)
+
+
+def _parse(source: str) -> ast.Expression:
     if len(source) > MAX_LENGTH:
         raise ExprError(f"expression longer than {MAX_LENGTH} characters")
     try:
@@ -115,11 +125,16 @@ def _depth(node: ast.AST) -> int:
 
 def names(tree: ast.Expression) -> set[str]:
     """The variable names an expression reads (functions and constants excluded)."""
+    return set(_names(tree))
+
+
+@lru_cache(maxsize=8192)
+def _names(tree: ast.Expression) -> frozenset[str]:
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id not in FUNCTIONS and node.id not in CONSTANTS:
             found.add(node.id)
-    return found
+    return frozenset(found)
 
 
 def is_arithmetic(tree: ast.Expression) -> bool:
@@ -149,7 +164,7 @@ def substitute(source: str, env: Mapping[str, Any]) -> str:
         def visit_Name(self, node: ast.Name) -> ast.AST:
             return ast.Name(id=shown(env[node.id])) if node.id in env else node
 
-    return ast.unparse(_Substitute().visit(parse(source)))
+    return ast.unparse(_Substitute().visit(_parse(source)))
 
 
 def evaluate(tree: ast.Expression, env: Mapping[str, Any]) -> Any:

@@ -13,13 +13,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from rlkl.claims.records import LessonClaims
 from rlkl.core.version import CORE_VERSION
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document, LoadError, load_json
-from rlkl.resources import load_schema
+from rlkl.resources import schema_errors
 
 FILENAME = "fixtures.json"
 FORMAT = 1
@@ -74,14 +72,13 @@ def load(path: Path) -> tuple[Document | None, list[Diagnostic]]:
         document = load_json(path)
     except LoadError as error:
         return None, error.diagnostics
-    validator = jsonschema.Draft202012Validator(load_schema("fixtures"))
     problems = [
         document.diagnostic(
             "".join(f"/{p}" for p in e.absolute_path),
             "RLKL505",
             f"fixture file does not match its schema: {e.message}",
         )
-        for e in validator.iter_errors(document.data)
+        for e in schema_errors("fixtures", document.data)
     ]
     return (None if problems else document), problems
 

@@ -145,10 +145,13 @@ def judge(
     """Whether ``mention`` states ``computed`` at its written precision (or, when
     ``negative``, that it does not), with a message saying what was computed from what."""
     formula = expression.split(" = ", 1)[-1]
-    how = expr.substitute(formula, inputs) if inputs else formula
-    if how != formula:
+    scalars = all(np.ndim(v) == 0 for v in inputs.values())
+    how = expr.substitute(formula, inputs) if inputs and scalars else expression
+    if how not in (formula, expression):
         how = f"{how} (from {expression})"
     ok, reason = _reason(mention, computed, how, negative, hint)
+    if not scalars:  # lists are shown apart, never spliced into the expression
+        reason += f"; inputs: {fmt_inputs(inputs)}"
     return verdict(
         kind, mention, base_id, expression, inputs, computed, ok, "" if ok else reason, said
     )

@@ -114,7 +114,11 @@ def _explanation(prose: Prose, source: str, env: Env, answer: float) -> Found:
     return Found(roles=((mention.key, "quiz-key"),)) + judged + Found(rewrites=rewrite)
 
 
-def _misconception(prose: Prose, firsts: dict[int, Mention], key: Any, answer: float) -> Found:
+def _misconception(
+    prose: Prose, firsts: dict[int, Mention], key: Any, answer: float, inputs: dict[str, Any]
+) -> Found:
+    """The misconception states a distractor's value, not the answer. Its record carries the
+    answer's inputs: when one changes, the fixture is stale, not drift."""
     stated = prose.by_pointer.get("/misconception", ())
     if not stated:
         return Found()
@@ -140,7 +144,7 @@ def _misconception(prose: Prose, firsts: dict[int, Mention], key: Any, answer: f
         mention,
         "misconception",
         "a distractor, not the answer",
-        {},
+        inputs,
         answer,
         ok,
         reason,
@@ -167,7 +171,7 @@ def check_quiz(prose: Prose, quiz: Quiz | None, env: Env) -> Found:
         else:
             found += _distractor(prose, index, mention, quiz, env, answer)
     found += _explanation(prose, source, env, answer)
-    return found + _misconception(prose, firsts, key, answer)
+    return found + _misconception(prose, firsts, key, answer, env.inputs_of(source))
 
 
 def explained_distractor(prose: Prose, distractors: list[Mention]) -> Mention | None:

@@ -10,6 +10,8 @@ Rules (documented in the README's authoring guide):
 * A number glued to a word is part of that word, not a mention: ``k1``, ``R1``, ``v1``,
   ``GPT-4``, ``3D``, ``2nd``. (A date such as 2026-10-25 is
   three mentions: exempt it.)
+* Index notation is not a number: an integer inside a subscript (``V_{t+1}``, ``x_{12}``)
+  or added to an index letter (``t+1``, ``k−1``; the letters i, j, k, n, t).
 * Written precision is the number of digits after the decimal point (``1.40`` has 2);
   a percentage is scaled to a fraction (``12.5%`` is 0.125 with 3 decimals).
 * Dash look-alikes attached to a number are minus signs (``–2`` with an en dash is −2),
@@ -96,6 +98,24 @@ def _symbol(pointer: str, match: re.Match[str]) -> Mention:
     return Mention(pointer, match.start(), match.end(), written, value, decimals)
 
 
+_INDEX_LETTERS = "ijknt"
+
+
+def _notation(text: str, start: int, end: int, whole: bool) -> bool:
+    """Whether the integer at ``text[start:end]`` is index notation, not a number."""
+    if not whole:
+        return False
+    brace = text.rfind("{", 0, start)
+    if brace >= 1 and text[brace - 1] == "_" and "}" not in text[brace:start]:
+        return "}" in text[end : end + 40]
+    return (
+        start >= 2
+        and text[start - 1] in SIGNS
+        and text[start - 2] in _INDEX_LETTERS
+        and (start == 2 or not text[start - 3].isalnum())
+    )
+
+
 def scan(pointer: str, text: str) -> list[Mention]:
     """Every numeric mention of ``text`` (the string at ``pointer``), left to right."""
     mentions = [_symbol(pointer, m) for m in _SYMBOL.finditer(text)]
@@ -116,6 +136,9 @@ def scan(pointer: str, text: str) -> list[Mention]:
         if text[end : end + 1] == "." and text[end + 1 : end + 2].isdigit():
             continue  # a version or section number: 1.2.3
         frac = match.group("frac") or match.group("lead") or ""
+        whole = not frac and not match.group("exp") and not match.group("pct")
+        if _notation(text, start, end, whole):
+            continue  # V_{t+1}, t+1: an index, not a claim
         exp = int((match.group("exp") or "0").replace(MINUS, "-"))
         digits = f"{match.group('int') or '0'}.{frac}" if frac else match.group("int")
         if match.group("pct"):

@@ -41,7 +41,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "0.082283 bits",
-        ["base=2", "0.118709"],
+        ["base=unit", "unit = 2", "0.118709"],
     ),
     (
         "binding-sentence-gone",

@@ -34,7 +34,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "0.033894 and",
-        ["sd_k2", "estimator='k2'", "= 0.033849", "6 decimals written", "not 0.033894"],
+        ["sd_k2", 'estimator="k2"', "= 0.033849", "6 decimals written", "not 0.033894"],
     ),
     (
         "k1-sign-dropped",
@@ -52,7 +52,12 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "0.082283 nats. Under",
-        ["kl_divergence([0.5, 0.5], [0.7, 0.3])", "= 0.087177", "not 0.082283"],
+        [
+            "kl_divergence(p_new, p_old)",
+            "p_new = [0.5, 0.5], p_old = [0.7, 0.3]",
+            "= 0.087177",
+            "not 0.082283",
+        ],
     ),
     (
         "sample-mean-k3-as-exact",
@@ -61,7 +66,12 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         '0.082283 for k1, k2 and k3."',
-        ["sampled_approx_kl([0.7, 0.3], [0.5, 0.5], 1000, 0, 'k3')", "= 0.084595", "not 0.082283"],
+        [
+            'sampled_approx_kl(p_old, p_new, n_samples, seed, "k3")',
+            "seed = 0",
+            "= 0.084595",
+            "not 0.082283",
+        ],
     ),
     (
         "seed-input-changed",
@@ -70,7 +80,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "678 times",
-        ["sampled_counts([0.7, 0.3], 1000, 1)", "= 687", "not 678"],
+        ["sampled_counts(p_old, n_samples, seed)", "seed = 1", "= 687", "not 678"],
     ),
     (
         "count-wrong",
@@ -79,7 +89,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "679 times",
-        ["sampled_counts([0.7, 0.3], 1000, 0)", "= 678", "not 679"],
+        ["sampled_counts(p_old, n_samples, seed)", "seed = 0", "= 678", "not 679"],
     ),
     (
         "kl-literal-disagrees",
@@ -106,7 +116,7 @@ FAULTS = [
         "RLKL406",
         "/check/options/1",
         "0.087177 nats, because samples",
-        ["estimator='k3'", "= 0.082283", "not 0.087177"],
+        ['estimator="k3"', "= 0.082283", "not 0.087177"],
     ),
     (
         "distractor-is-answer",
@@ -115,7 +125,7 @@ FAULTS = [
         "RLKL407",
         "/check/options/2",
         "0.082283 nats, because k3",
-        ["is not", "estimator='k3'"],
+        ["is not", 'estimator="k3"'],
     ),
     (
         "misconception-is-answer",

@@ -33,7 +33,7 @@ FAULTS = [
         "/engineeringExample",
         "0.381919 nats",
         [
-            "kl_divergence([0.6, 0.4], [0.2, 0.8])",
+            "pi_cur = [0.6, 0.4]",
             "= 0.381909",
             "6 decimals written",
             "not 0.381919",
@@ -67,7 +67,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "0.611933,0.388067]",
-        ["reinforce_step", "lr=2", "= 0.623732", "not 0.611933"],
+        ["reinforce_step", "lr = 2", "= 0.623732", "not 0.611933"],
     ),
     # an input stated twice must agree: π_ref in the derivation differs from the example
     (

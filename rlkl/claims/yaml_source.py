@@ -1,0 +1,141 @@
+"""Read ``claims.yaml`` into plain data plus the position of every value.
+
+Two paths give the same result. The reference is ruamel.yaml's round-trip loader (YAML 1.2,
+node positions). The fast path composes with libyaml (PyYAML's ``CParser``) using ruamel's
+YAML 1.2 implicit-type rules and takes positions from the composed nodes; anything it cannot
+vouch for (a syntax error, an alias, a duplicate or non-text key, a ``!`` that may be a tag)
+is left to
+the reference, so diagnostics are identical either way (``RLKL_REFERENCE=1`` forces the
+reference; a test compares the two).
+
+Before either, :func:`nesting_problem` bounds the nesting (flow brackets, indentation), so a
+pathological file is a located error at once instead of minutes in a recursive parser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, ClassVar
+
+MAX_FLOW_DEPTH = 64
+MAX_INDENT = 256
+
+Tokens = list[str | int]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Plain data (dicts with text keys, lists, scalars) and where each value is written."""
+
+    data: Any
+    position: Callable[[Tokens], tuple[int, int]]  # 1-based line/column (nearest ancestor)
+
+
+def nesting_problem(text: str) -> tuple[int, int, str] | None:
+    """(line, column, message) where ``text`` nests deeper than the limits, else None."""
+    depth = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        indent = len(line) - len(line.lstrip(" "))
+        if indent > MAX_INDENT:
+            return number, MAX_INDENT + 1, f"indented deeper than {MAX_INDENT} columns"
+        for column, char in enumerate(line, start=1):
+            if char in "[{":
+                depth += 1
+                if depth > MAX_FLOW_DEPTH:
+                    return number, column, f"nested deeper than {MAX_FLOW_DEPTH} levels"
+            elif char in "]}":
+                depth = max(0, depth - 1)
+    return None
+
+
+class _Unsure(Exception):
+    """The fast path cannot promise the reference's result."""
+
+
+@cache
+def _loader() -> Any:
+    """PyYAML's C parser with YAML 1.2 implicit types (ruamel's table), or None."""
+    try:
+        import yaml
+        from ruamel.yaml.resolver import implicit_resolvers
+        from yaml.cyaml import CParser
+    except ImportError:  # pragma: no cover - the accelerator is optional
+        return None
+    if not getattr(yaml, "__with_libyaml__", False):
+        return None
+
+    class Resolver(yaml.resolver.BaseResolver):  # type: ignore[misc, name-defined, unused-ignore]
+        yaml_implicit_resolvers: ClassVar[dict[str, Any]] = {}
+
+    for versions, tag, regexp, first in implicit_resolvers:
+        if (1, 2) in versions:
+            Resolver.add_implicit_resolver(tag, regexp, first)
+
+    class Loader(CParser, yaml.constructor.SafeConstructor, Resolver):  # type: ignore[misc, name-defined, unused-ignore]
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            yaml.constructor.SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+
+    return Loader
+
+
+_STANDARD = "tag:yaml.org,2002:"
+
+
+def _walk(loader: Any, node: Any, tokens: tuple[str | int, ...], marks: dict[Any, Any]) -> Any:
+    import yaml
+
+    if id(node) in marks.setdefault("seen", set()):
+        raise _Unsure("alias")
+    marks["seen"].add(id(node))
+    if not node.tag.startswith(_STANDARD):
+        raise _Unsure("tag")
+    marks[tokens] = (node.start_mark.line, node.start_mark.column)
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node)
+            if not isinstance(key, str) or key in out or key == "<<":
+                raise _Unsure("key")
+            out[key] = _walk(loader, value_node, (*tokens, key), marks)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_walk(loader, item, (*tokens, i), marks) for i, item in enumerate(node.value)]
+    return loader.construct_object(node)
+
+
+def fast(text: str) -> Source | None:
+    """The fast path's :class:`Source`, or None when the reference must decide."""
+    loader_class = _loader()
+    if loader_class is None or "!" in text:  # a tag (!!str, !x) is left to the reference
+        return None
+    import yaml
+
+    loader = loader_class(text)
+    try:
+        if any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=yaml.CSafeLoader)):
+            return None
+        node = loader.get_single_node()
+        if node is None:
+            return Source({}, lambda tokens: (1, 1))
+        marks: dict[Any, Any] = {}
+        data = _walk(loader, node, (), marks)
+    except (_Unsure, yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return None
+    finally:
+        loader.dispose()
+
+    def position(tokens: Tokens) -> tuple[int, int]:
+        path: tuple[str | int, ...] = ()
+        line, column = marks[()]
+        for token in tokens:
+            path = (*path, token)
+            if path not in marks:
+                break
+            line, column = marks[path]
+        return line + 1, column + 1
+
+    return Source(data, position)
