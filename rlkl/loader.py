@@ -80,6 +80,29 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, column
 
 
+def raw_offsets(token: str) -> list[int]:
+    """For a JSON string token (quotes included): raw offset of each decoded character.
+
+    The list has one entry per decoded character plus one for the end, so that a decoded
+    span ``[s, e)`` is the raw span ``[offsets[s], offsets[e])``. Escapes (``\\n``,
+    ``\\u2212``, surrogate pairs) are one decoded character each.
+    """
+    offsets: list[int] = []
+    i, end = 1, len(token) - 1
+    while i < end:
+        offsets.append(i)
+        if token[i] != "\\":
+            i += 1
+        elif token[i + 1] != "u":
+            i += 2
+        else:
+            high = int(token[i + 2 : i + 6], 16)
+            pair = token[i + 6 : i + 8] == "\\u" and 0xD800 <= high < 0xDC00
+            i += 12 if pair else 6
+    offsets.append(end)
+    return offsets
+
+
 @dataclass(frozen=True)
 class Document:
     """A parsed JSON file with its source text, able to locate any JSON pointer in it."""
@@ -117,6 +140,18 @@ class Document:
         """1-based (line, column) of the value at ``pointer``, or of its member key with
         ``key=True``; a pointer that does not exist locates its nearest existing ancestor."""
         return _line_col(self.text, self.offset(pointer, key=key))
+
+    @cached_property
+    def _offsets(self) -> dict[str, tuple[int, list[int]]]:
+        return {}
+
+    def string_offsets(self, pointer: str) -> tuple[int, list[int]]:
+        """The string at ``pointer``: its token's start offset and :func:`raw_offsets`,
+        computed once per string, so locating every number of a long string is linear."""
+        if pointer not in self._offsets:
+            start, end = self.value_range(pointer)
+            self._offsets[pointer] = (start, raw_offsets(self.text[start:end]))
+        return self._offsets[pointer]
 
     def value_range(self, pointer: str) -> tuple[int, int]:
         """``[start, end)`` character offsets of the value's token (strings include quotes)."""
