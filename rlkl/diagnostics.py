@@ -104,6 +104,7 @@ CODES: dict[str, str] = {
     "RLKL420": "a named quantity has different values in different places",
     "RLKL421": "an expression cannot be computed",
     "RLKL422": "the lesson's evaluation budget is spent (too many samples drawn in all)",
+    "RLKL423": "two claims read one number in different roles (regen --fix refuses the lesson)",
     # RLKL5xx: fixtures.
     "RLKL501": "the lesson has claims but no fixtures file",
     "RLKL502": "stale fixtures: the prose or a claim changed since regen",

@@ -101,9 +101,24 @@ def _unfixable(run: LessonRun) -> str:
     codes = {d.code for d in run.problems}
     if run.bindings_broken or any(c.startswith("RLKL6") for c in codes):
         return "its claims.yaml has errors"
+    ambiguous = ambiguity(run)
+    if ambiguous:
+        return ambiguous
     if "RLKL420" in codes:
         return "an input is written with different values in different places"
     return ""
+
+
+def ambiguity(run: LessonRun) -> str:
+    """Why the lesson's numbers have no single reading ("" when they do): a number read by
+    two claims in two roles (RLKL423) or both exempt and checked (RLKL411). ``--fix`` then
+    writes nothing for the lesson, fixtures included."""
+    found = [d for d in run.problems if d.code in ("RLKL423", "RLKL411")]
+    if not found:
+        return ""
+    first = found[0]
+    return (f"its numbers are ambiguous ({first.code} at {first.file}:{first.line}: "
+            f"{first.message.split(';')[0]}), and --fix does not guess; nothing was written")
 
 
 def _fix_lesson(run: LessonRun, report: RegenReport) -> int:
@@ -246,7 +261,9 @@ def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenRepor
     runs = check_paths(paths, freshness=False).lessons
     shared = _shared_fixtures(runs)
     for run in runs:
-        if run.file.path in shared:
+        if fix and ambiguity(run):
+            report.not_fixed[run.file.path] = ambiguity(run)
+        elif run.file.path in shared:
             report.refused.append(shared[run.file.path])
         else:
             _write_fixture(run, paths, report)
