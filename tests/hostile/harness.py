@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-CONTENT = REPO / "content"
+# RLKL_HOSTILE_CONTENT: run the cases on another checkout's content (to show a case fails there)
+CONTENT = Path(os.environ.get("RLKL_HOSTILE_CONTENT", REPO / "content"))
 CASES = Path(__file__).resolve().parent / "cases"
 DEFAULT_TIMEOUT = 60.0
 
