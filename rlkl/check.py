@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rlkl.cache import Cache, Entry, lesson_key
 from rlkl.claims import fixtures
 from rlkl.claims.bindings import FILENAME as BINDINGS
 from rlkl.claims.bindings import BindingsError, load_bindings
@@ -20,8 +23,10 @@ from rlkl.claims.changes import Change, Status, compare, message
 from rlkl.claims.extract import extract
 from rlkl.claims.records import LessonClaims
 from rlkl.claims.source import locate
+from rlkl.conformance import check_document
 from rlkl.diagnostics import Diagnostic, Severity
-from rlkl.loader import Document, display_path
+from rlkl.loader import Document, display_path, load_json
+from rlkl.models import Lesson
 from rlkl.validate import LessonFile, ValidationResult, validate_paths
 
 
@@ -50,6 +55,7 @@ class CheckResult:
     lessons: list[LessonRun]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failed: int = 0  # lessons on which a stage raised (each reported as RLKL901)
+    cached: list[Entry] = field(default_factory=list)  # lessons answered from the cache
 
     def summary(self) -> dict[str, int]:
         """Counts for reports. ``finished`` < ``lessons`` means some lesson was not checked."""
@@ -61,9 +67,12 @@ class CheckResult:
             "finished": found["lessons"] - self.failed,
             "errors": errors,
             "warnings": len(self.diagnostics) - errors,
-            "claims": sum(len(r.claims.verdicts) for r in self.lessons),
-            "verified": sum(v.ok for r in self.lessons for v in r.claims.verdicts),
-            "exempt": sum(len(r.claims.exempt) for r in self.lessons),
+            "claims": sum(len(r.claims.verdicts) for r in self.lessons)
+            + sum(e.claims for e in self.cached),
+            "verified": sum(v.ok for r in self.lessons for v in r.claims.verdicts)
+            + sum(e.verified for e in self.cached),
+            "exempt": sum(len(r.claims.exempt) for r in self.lessons)
+            + sum(e.exempt for e in self.cached),
         }
 
 
@@ -177,29 +186,110 @@ def internal_error(path: Path, error: BaseException) -> Diagnostic:
     )
 
 
-def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult:
+def _entry(run: LessonRun) -> Entry:
+    verdicts = run.claims.verdicts
+    return Entry(
+        tuple(run.problems), len(verdicts), sum(v.ok for v in verdicts), len(run.claims.exempt)
+    )
+
+
+def _entry_of(path: Path, display: str) -> Entry:
+    """One lesson's claim results as a cache entry (run in a worker process)."""
+    try:
+        document = load_json(path)
+        model, _ = check_document(document, Lesson, "lesson")
+        run = _run_lesson(LessonFile(document, model, path))
+        if run is None:
+            return Entry((), 0, 0, 0)
+        if not run.bindings_broken:
+            run.changes, found = compare_fixtures(run)
+            run.problems.extend(found)
+        return _entry(run)
+    except Exception as error:  # reported at its lesson, as in the serial loop
+        return Entry((internal_error(path, error),), 0, 0, 0, failed=True)
+
+
+def _in_pool(files: list[LessonFile], jobs: int) -> list[Entry] | None:
+    """Claim results of ``files`` across ``jobs`` processes (None: no pool here)."""
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return list(
+                pool.map(
+                    _entry_of,
+                    [f.path for f in files],
+                    [f.document.display if f.document else "" for f in files],
+                    chunksize=max(1, len(files) // (4 * jobs)),
+                )
+            )
+    except (OSError, BrokenProcessPool):
+        return None
+
+
+POOL_MIN_LESSONS = 48
+
+
+def check_paths(
+    paths: Sequence[Path],
+    *,
+    freshness: bool = True,
+    cache: Cache | None = None,
+    jobs: int = 1,
+) -> CheckResult:
     """Validate, extract and verify claims, and (``freshness``) compare committed fixtures.
 
     Every lesson found is finished or reported: a stage that raises on one lesson becomes an
     RLKL901 error at that lesson and the loop goes on (an explicit loop, so no exception,
-    ``StopIteration`` included, can end it early).
+    ``StopIteration`` included, can end it early). With a ``cache`` (``rlkl check`` only),
+    a lesson whose files are unchanged is answered from it, and with ``jobs`` > 1 the other
+    lessons of a large corpus are checked in that many processes: such lessons are listed
+    in ``cached`` (diagnostics and counts), not in ``lessons``. Validation always runs.
     """
     validation = validate_paths(paths)
-    diagnostics = list(validation.diagnostics)
-    runs: list[LessonRun] = []
-    failed = 0
+    result = CheckResult(validation, [], list(validation.diagnostics))
+    pending: list[tuple[LessonFile, str]] = []
     for file in validation.files:
-        try:
-            run = _run_lesson(file)
-            if run is not None and freshness and not run.bindings_broken:
-                run.changes, found = compare_fixtures(run)
-                run.problems.extend(found)
-        except Exception as error:  # any stage failure is reported at its lesson
-            diagnostics.append(internal_error(file.path, error))
-            failed += 1
-            continue
-        if run is not None:
-            runs.append(run)
-            diagnostics.extend(run.problems)
-    diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
-    return CheckResult(validation, runs, diagnostics, failed)
+        key = ""
+        if cache and freshness and file.document is not None and file.lesson is not None:
+            key = lesson_key(file.path, file.document.display)
+            hit = cache.get(key)
+            if hit is not None:
+                result.cached.append(hit)
+                result.diagnostics.extend(hit.diagnostics)
+                continue
+        pending.append((file, key))
+    pooled = None
+    if freshness and jobs > 1 and len(pending) >= POOL_MIN_LESSONS:
+        pooled = _in_pool([f for f, _ in pending if f.lesson is not None], jobs)
+    if pooled is not None:
+        for (_, key), entry in zip([p for p in pending if p[0].lesson is not None], pooled,
+                                   strict=True):
+            result.cached.append(entry)
+            result.diagnostics.extend(entry.diagnostics)
+            result.failed += entry.failed
+            if key and cache and not entry.failed:
+                cache.put(key, entry)
+        pending = []
+    for file, key in pending:
+        _check_one(result, file, freshness, cache if key else None, key)
+    result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
+    return result
+
+
+def _check_one(
+    result: CheckResult, file: LessonFile, freshness: bool, cache: Cache | None, key: str
+) -> None:
+    """Check one lesson into ``result`` (the serial path)."""
+    try:
+        run = _run_lesson(file)
+        if run is not None and freshness and not run.bindings_broken:
+            run.changes, found = compare_fixtures(run)
+            run.problems.extend(found)
+    except Exception as error:  # any stage failure is reported at its lesson
+        result.diagnostics.append(internal_error(file.path, error))
+        result.failed += 1
+        return
+    if run is not None:
+        result.lessons.append(run)
+        result.diagnostics.extend(run.problems)
+        if cache is not None:
+            cache.put(key, _entry(run))

@@ -324,8 +324,20 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
         raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL103",
                                     "file is empty; a lesson is one JSON object")])
     _prescan(text, shown)
+    suspect: list[bool] = []  # a repeated key or a NaN/Infinity was parsed
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> _Pairs:
+        result = _object_hook(pairs)
+        if result.repeats:
+            suspect.append(True)
+        return result
+
+    def constant(name: str) -> _Constant:
+        suspect.append(True)
+        return _Constant(name)
+
     try:
-        data = json.loads(text, object_pairs_hook=_object_hook, parse_constant=_Constant)
+        data = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=constant)
     except json.JSONDecodeError as error:
         raise _syntax_error(error, text, shown) from None
     except ValueError as error:  # an integer longer than Python's int conversion limit
@@ -335,7 +347,7 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
     except RecursionError:  # pragma: no cover - the prescan bounds the depth
         raise _fail(shown, text, 0, "RLKL110", "nesting too deep") from None
     document = Document(path, shown, text, data)
-    problems = _content_errors(document)
+    problems = _content_errors(document) if suspect else []  # the walk only when needed
     if problems:
         raise LoadError(sorted(problems))
     return Document(path, shown, text, _plain(data))  # positions: computed when asked

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from rlkl.check import CheckResult, check_paths
+from rlkl.claims.bindings import FILENAME as BINDINGS
 from rlkl.claims.changes import Change, Status, message
 from rlkl.claims.fixtures import FILENAME
 from rlkl.claims.precision import describe
@@ -31,6 +32,8 @@ from rlkl.claims.records import Verdict
 from rlkl.claims.source import locate
 from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.loader import display_path
+from rlkl.validate import find_catalog
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -75,12 +78,30 @@ class ClaimFailure(Exception):
     """Raised by an item; carries the diagnostics to show."""
 
 
+_CORPUS_RESULTS = pytest.StashKey[dict[Path, CheckResult]]()
+
+
 class LessonFixtures(pytest.File):
     """The fixtures of one lesson: one item per claim, plus the lesson's own item."""
 
     @cached_property
     def result(self) -> CheckResult:
-        return check_paths([self.path.parent / LESSON])
+        """This lesson's part of one check of its whole corpus (run once per process: a
+        lesson's corpus rules need every lesson, and 1,000 lessons must not mean 1,000
+        corpus reads)."""
+        lesson = (self.path.parent / LESSON).resolve()
+        catalog = find_catalog(lesson)
+        root = catalog.parent if catalog is not None else lesson.parent
+        results = self.config.stash.setdefault(_CORPUS_RESULTS, {})
+        if root not in results:
+            results[root] = check_paths([root])
+        corpus: CheckResult = results[root]
+        own = {display_path(lesson.with_name(name)) for name in (LESSON, FILENAME, BINDINGS)}
+        return CheckResult(
+            corpus.validation,
+            [run for run in corpus.lessons if run.file.path.resolve() == lesson],
+            [d for d in corpus.diagnostics if d.file in own],
+        )
 
     def collect(self) -> Iterator[pytest.Item]:
         try:

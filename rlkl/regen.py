@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rlkl.check import CheckResult, LessonRun, check_paths, compare_fixtures
+from rlkl.check import CheckResult, LessonRun, check_paths, compare_fixtures, internal_error
 from rlkl.claims import fixtures
 from rlkl.claims.changes import Change, up_to_date
 from rlkl.claims.scanner import format_number
@@ -174,12 +174,14 @@ def _refusal(run: LessonRun, root: Path) -> Diagnostic | None:
     )
 
 
-def _fix_rounds(paths: Sequence[Path], report: RegenReport) -> None:
+def _fix_rounds(paths: Sequence[Path], report: RegenReport) -> CheckResult:
     """``--fix``: rewrite failing output numbers until nothing changes (a few rounds at most:
-    a rewritten number can be the input of another claim)."""
+    a rewritten number can be the input of another claim). Returns the last check, which
+    saw the lessons as they now are."""
+    result = check_paths(paths, freshness=False)
     for _ in range(MAX_FIX_ROUNDS):
         changed = 0
-        for run in check_paths(paths, freshness=False).lessons:
+        for run in result.lessons:
             why = _unfixable(run) or (
                 "it lies outside the corpus"
                 if _refusal(run, corpus_root(run.file.path, paths))
@@ -194,6 +196,8 @@ def _fix_rounds(paths: Sequence[Path], report: RegenReport) -> None:
             changed += count
         if not changed:
             break
+        result = check_paths(paths, freshness=False)
+    return result
 
 
 def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -> None:
@@ -256,20 +260,28 @@ def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenRepor
     fresh check of the result.
     """
     report = RegenReport()
-    if fix:
-        _fix_rounds(paths, report)
-    runs = check_paths(paths, freshness=False).lessons
-    shared = _shared_fixtures(runs)
-    for run in runs:
+    result = _fix_rounds(paths, report) if fix else check_paths(paths, freshness=False)
+    shared = _shared_fixtures(result.lessons)
+    for run in result.lessons:
         if fix and ambiguity(run):
             report.not_fixed[run.file.path] = ambiguity(run)
         elif run.file.path in shared:
             report.refused.append(shared[run.file.path])
         else:
             _write_fixture(run, paths, report)
-    final = check_paths(paths)
-    final.diagnostics = sorted(
-        [*final.diagnostics, *dict.fromkeys(report.refused)],
+    # The check of the result: the lessons are as ``result`` saw them; only the fixtures are
+    # new, so each lesson is compared with its fixtures again (no second full check).
+    for run in result.lessons:
+        if run.bindings_broken:
+            continue
+        try:
+            run.changes, found = compare_fixtures(run)
+        except Exception as error:  # reported at its lesson, as check_paths does
+            found = [internal_error(run.file.path, error)]
+        run.problems.extend(found)
+        result.diagnostics.extend(found)
+    result.diagnostics = sorted(
+        [*result.diagnostics, *dict.fromkeys(report.refused)],
         key=lambda d: (d.file, d.line, d.column, d.code),
     )
-    return report, final
+    return report, result

@@ -1,8 +1,24 @@
 """Suite-wide test settings."""
 
+import os
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import settings
 
 # Machines here are shared and noisy: property tests assert behaviour, never speed, so no
 # per-example deadline (a slow example must not turn into a flaky failure).
 settings.register_profile("rlkl", deadline=None, print_blob=True)
 settings.load_profile("rlkl")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_check_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """`rlkl check` caches results; the suite keeps its cache out of the user's home."""
+    previous = os.environ.get("RLKL_CACHE_DIR")
+    os.environ["RLKL_CACHE_DIR"] = str(tmp_path_factory.mktemp("rlkl-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("RLKL_CACHE_DIR", None)
+    else:
+        os.environ["RLKL_CACHE_DIR"] = previous

@@ -42,9 +42,12 @@ def clip_boundary(advantage: float, epsilon: float) -> float:
     lo, hi = 1e-9, 1.0 + 64.0 * max(epsilon, 1e-3)
     if flat(lo) == flat(hi):
         raise ValueError("the clipped objective's gradient never switches on this range")
+    lo_flat = flat(lo)
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if flat(mid) == flat(lo):
+        if mid in (lo, hi):
+            break  # adjacent floats: more steps change nothing
+        if flat(mid) == lo_flat:
             lo = mid
         else:
             hi = mid

@@ -3,7 +3,7 @@
 Two paths give the same result. The reference is ruamel.yaml's round-trip loader (YAML 1.2,
 node positions). The fast path composes with libyaml (PyYAML's ``CParser``) using ruamel's
 YAML 1.2 implicit-type rules and takes positions from the composed nodes; anything it cannot
-vouch for (a syntax error, an alias, a duplicate or non-text key, a ``!`` that may be a tag)
+vouch for (a syntax error, an alias, a duplicate or non-text key, an explicit tag)
 is left to
 the reference, so diagnostics are identical either way (``RLKL_REFERENCE=1`` forces the
 reference; a test compares the two).
@@ -56,7 +56,11 @@ class _Unsure(Exception):
 
 @cache
 def _loader() -> Any:
-    """PyYAML's C parser with YAML 1.2 implicit types (ruamel's table), or None."""
+    """PyYAML's C parser with YAML 1.2 implicit types (ruamel's table), or None.
+
+    The class keeps its own reference to the ``yaml`` module (``Loader.yaml``): node classes
+    are checked against the module that made them, even if ``yaml`` is imported anew.
+    """
     try:
         import yaml
         from ruamel.yaml.resolver import implicit_resolvers
@@ -74,6 +78,8 @@ def _loader() -> Any:
             Resolver.add_implicit_resolver(tag, regexp, first)
 
     class Loader(CParser, yaml.constructor.SafeConstructor, Resolver):  # type: ignore[misc, name-defined, unused-ignore]
+        yaml_module = yaml
+
         def __init__(self, stream: str) -> None:
             CParser.__init__(self, stream)
             yaml.constructor.SafeConstructor.__init__(self)
@@ -86,8 +92,7 @@ _STANDARD = "tag:yaml.org,2002:"
 
 
 def _walk(loader: Any, node: Any, tokens: tuple[str | int, ...], marks: dict[Any, Any]) -> Any:
-    import yaml
-
+    yaml = loader.yaml_module
     if id(node) in marks.setdefault("seen", set()):
         raise _Unsure("alias")
     marks["seen"].add(id(node))
@@ -110,14 +115,14 @@ def _walk(loader: Any, node: Any, tokens: tuple[str | int, ...], marks: dict[Any
 def fast(text: str) -> Source | None:
     """The fast path's :class:`Source`, or None when the reference must decide."""
     loader_class = _loader()
-    if loader_class is None or "!" in text:  # a tag (!!str, !x) is left to the reference
+    if loader_class is None:
         return None
-    import yaml
-
+    yaml = loader_class.yaml_module
     loader = loader_class(text)
     try:
-        if any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=yaml.CSafeLoader)):
-            return None
+        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "tag", None) is not None:
+                return None  # aliases and explicit tags (!!str, !x): the reference decides
         node = loader.get_single_node()
         if node is None:
             return Source({}, lambda tokens: (1, 1))

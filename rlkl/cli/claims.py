@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -33,7 +34,14 @@ def _emit(result: CheckResult, fmt: Format) -> None:
 @click.command(cls=FormatCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @paths_argument
 @format_option
-def check(paths: tuple[Path, ...], fmt: Format) -> None:
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Recheck every lesson. By default a lesson whose lesson.json, claims.yaml and "
+    "fixtures.json are unchanged (same bytes, same core version, same rlkl) reuses its "
+    "last result from $XDG_CACHE_HOME/rlkl (safe to delete).",
+)
+def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool) -> None:
     """Validate lessons and verify every number in them (default: content/).
 
     One pass: everything `rlkl validate` does, then every numeric mention in the prose is
@@ -49,8 +57,12 @@ def check(paths: tuple[Path, ...], fmt: Format) -> None:
       rlkl check content/ppo-clipped-objective
       rlkl check --format json | jq .summary
     """
+    from rlkl.cache import Cache, default_dir
+
     asked = paths_or_content(paths)
-    result = check_paths(asked)
+    cache = None if no_cache else Cache(default_dir())
+    jobs = os.cpu_count() or 1  # used only for corpora large enough to pay for processes
+    result = check_paths(asked, cache=cache, jobs=jobs)
     require_lessons(result.summary(), result.diagnostics, asked)
     _emit(result, fmt)
     sys.exit(1 if result.summary()["errors"] else 0)

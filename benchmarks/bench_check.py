@@ -1,0 +1,89 @@
+"""How fast is ``rlkl check`` on a large corpus? One run prints every figure and its ratio.
+
+    python benchmarks/bench_check.py            # 1,000 lessons (several minutes)
+    python benchmarks/bench_check.py --n 200    # quicker
+
+Measures, on a synthetic corpus made by ``benchmarks/corpus.py`` (new ids, numbers varied
+consistently, bindings, fixtures written by ``rlkl regen``):
+
+1. ``rlkl regen --fix`` and ``rlkl regen`` on the N lessons;
+2. ``rlkl check --no-cache`` (cold) against ``check-jsonschema --schemafile
+   schema/lesson.schema.json`` on the same lesson files (goal: ratio <= 0.5, at worst 1.0);
+3. ``rlkl check`` warm, after one lesson changed, through the content-hash cache (goal:
+   <= 0.1 of the cold run);
+4. the pytest plugin on the corpus, serial and with ``-n 2``;
+5. CLI start-up (``rlkl --version``) and ``rlkl check --no-cache content/`` (4 lessons).
+
+Every figure is the wall time of one subprocess run (start-up included), on this machine,
+now: a measurement, not a guarantee.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus import make_corpus
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def _run(*args: str, env: dict[str, str] | None = None, ok: tuple[int, ...] = (0,)) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(args, cwd=REPO, capture_output=True, text=True, env=env, check=False)
+    elapsed = time.perf_counter() - started
+    if done.returncode not in ok:
+        raise SystemExit(f"{' '.join(args[:3])}… exited {done.returncode}:\n{done.stderr[-2000:]}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=1000, help="lessons in the corpus")
+    args = parser.parse_args()
+    rlkl = str(BIN / "rlkl")
+    with tempfile.TemporaryDirectory(prefix="rlkl-bench-") as tmp:
+        root = Path(tmp) / "content"
+        folders = make_corpus(root, args.n)
+        env = {**os.environ, "RLKL_CACHE_DIR": str(Path(tmp) / "cache")}
+        fix = _run(rlkl, "regen", "--fix", str(root), env=env)
+        regen = _run(rlkl, "regen", str(root), env=env)
+        cold = _run(rlkl, "check", "--no-cache", str(root), env=env)
+        lessons = [str(f / "lesson.json") for f in folders]
+        schema = str(REPO / "schema" / "lesson.schema.json")
+        baseline = _run(str(BIN / "check-jsonschema"), "--schemafile", schema, *lessons)
+        _run(rlkl, "check", str(root), env=env)  # fills the cache
+        changed = folders[len(folders) // 2] / "lesson.json"
+        text = changed.read_text(encoding="utf-8")
+        changed.write_text(text.replace("independently", "separately", 1), encoding="utf-8")
+        warm = _run(rlkl, "check", str(root), env=env)
+        pytest = [sys.executable, "-m", "pytest", str(root), "-q", "-p", "no:cacheprovider"]
+        serial = _run(*pytest, env=env)
+        parallel = _run(*pytest, "-n", "2", env=env)
+        startup = min(_run(rlkl, "--version") for _ in range(3))
+        shipped = min(_run(rlkl, "check", "--no-cache", "content", env=env) for _ in range(3))
+    rows = [
+        ("regen --fix (writes fixtures)", fix, ""),
+        ("regen (nothing to write)", regen, ""),
+        ("check-jsonschema (lesson schema only)", baseline, ""),
+        ("check, cold (--no-cache)", cold, f"{cold / baseline:.2f}x check-jsonschema (goal <=0.5)"),
+        ("check, warm after one change", warm, f"{warm / cold:.3f}x cold (goal <= 0.1)"),
+        ("pytest plugin, serial", serial, ""),
+        ("pytest plugin, -n 2", parallel, f"{parallel / serial:.2f}x serial"),
+        ("rlkl --version (start-up)", startup, ""),
+        ("check --no-cache content/ (4 lessons)", shipped, ""),
+    ]
+    print(f"{args.n} lessons, {os.cpu_count()} CPUs")
+    for name, seconds, ratio in rows:
+        print(f"  {name:<40} {seconds:8.2f} s  {ratio}")
+
+
+if __name__ == "__main__":
+    main()

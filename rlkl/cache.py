@@ -1,0 +1,113 @@
+"""A content-hash cache of each lesson's claim results, for fast re-checks.
+
+A lesson's claim diagnostics depend only on the bytes of its ``lesson.json``, its
+``claims.yaml`` and its ``fixtures.json``, the numeric core's version and rlkl's own code —
+so the key is a SHA-256 of exactly those (and the paths they are reported under). The cache
+lives outside the content tree (``$RLKL_CACHE_DIR``, else ``$XDG_CACHE_HOME/rlkl``, else
+``~/.cache/rlkl``), one small JSON file per key, written atomically; deleting it is always
+safe. Any unreadable entry is a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rlkl.core.version import CORE_VERSION
+from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.loader import MAX_BYTES, LoadError, read_regular
+
+_FORMAT = "1"
+
+
+def default_dir() -> Path:
+    """Where the cache lives unless told otherwise (never inside the content tree)."""
+    if os.environ.get("RLKL_CACHE_DIR"):
+        return Path(os.environ["RLKL_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rlkl"
+
+
+@cache
+def code_fingerprint() -> str:
+    """A hash of rlkl's own source and schemas: a new rlkl never reuses an old result."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted([*root.rglob("*.py"), *root.parent.glob("schema/*.json")]):
+        digest.update(path.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _bytes(path: Path) -> bytes:
+    """What the key knows of one file: its bytes, or why it cannot be read. Read like the
+    loaders read (a regular file only, never a wait on a FIFO, at most 1 MiB + 1), and an
+    unreadable file never shares a key with a missing one."""
+    try:
+        return b"present\0" + read_regular(path, MAX_BYTES)
+    except LoadError as error:
+        return b"unread\0" + "\0".join(f"{d.code} {d.message}" for d in error.diagnostics
+                                       ).encode("utf-8", "surrogateescape")
+
+
+def lesson_key(lesson: Path, display: str, core_version: str = CORE_VERSION) -> str:
+    """The key of one lesson's claim results (see the module docstring)."""
+    digest = hashlib.sha256()
+    for part in (_FORMAT, core_version, code_fingerprint(), display, str(lesson)):
+        digest.update(part.encode("utf-8") + b"\0")
+    for name in ("lesson.json", "claims.yaml", "fixtures.json"):
+        digest.update(_bytes(lesson.with_name(name)))
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One lesson's cached claim results."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    claims: int
+    verified: int
+    exempt: int
+    failed: bool = False  # a stage raised (RLKL901); never stored
+
+
+@dataclass(frozen=True)
+class Cache:
+    """The cache folder; :meth:`get` and :meth:`put` by key."""
+
+    folder: Path
+
+    def get(self, key: str) -> Entry | None:
+        try:
+            data = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+            found = tuple(
+                Diagnostic(
+                    d["file"], d["line"], d["column"], d["pointer"], d["code"], d["message"],
+                    Severity(d["severity"]),
+                )
+                for d in data["diagnostics"]
+            )
+            return Entry(found, int(data["claims"]), int(data["verified"]), int(data["exempt"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, entry: Entry) -> None:
+        payload: dict[str, Any] = {
+            "diagnostics": [d.to_json() for d in entry.diagnostics],
+            "claims": entry.claims,
+            "verified": entry.verified,
+            "exempt": entry.exempt,
+        }
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                json.dump(payload, stream, ensure_ascii=False)
+            os.replace(temporary, self.folder / f"{key}.json")
+        except OSError:
+            pass  # a cache that cannot be written is only slower

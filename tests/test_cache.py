@@ -1,0 +1,87 @@
+"""The check cache: keyed on exactly the bytes and versions a result depends on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rlkl.cache import Cache, lesson_key
+from rlkl.check import check_paths
+from rlkl.render import render
+from tests.claims.helpers import SEED, Workspace
+
+
+def _json(paths: list[Path], cache: Cache | None) -> str:
+    result = check_paths(paths, cache=cache)
+    return render(result.diagnostics, result.summary(), "json")
+
+
+@pytest.mark.parametrize("name", ["lesson.json", "claims.yaml", "fixtures.json"])
+def test_any_byte_change_in_a_lessons_files_changes_its_key(name: str, tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    lesson = space.path()
+    before = lesson_key(lesson, "x")
+    path = space.path(name=name)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 1
+    path.write_bytes(bytes(data))
+    assert lesson_key(lesson, "x") != before
+    path.unlink()
+    assert lesson_key(lesson, "x") != before
+
+
+def test_a_core_version_change_changes_the_key(tmp_path: Path) -> None:
+    lesson = Workspace.copy(tmp_path).path()
+    assert lesson_key(lesson, "x", "1") != lesson_key(lesson, "x", "2")
+
+
+def test_a_warm_check_equals_a_cold_one_after_every_kind_of_change(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    cache = Cache(tmp_path / "cache")
+    folder = [space.root / SEED]
+    assert _json(folder, cache) == _json(folder, None)
+    assert check_paths(folder, cache=cache).cached  # the second run is answered from it
+    edits = [
+        ("lesson.json", "ratio is 1.4", "ratio is 1.5"),
+        ("claims.yaml", "ratio: ppo_ratio_from_probs(p_new, p_old)", "ratio: p_new / p_old + 1"),
+    ]
+    for name, old, new in edits:
+        space.edit(old, new, name=name)
+        assert _json(folder, cache) == _json(folder, None), name
+    fixture = space.path(name="fixtures.json")
+    data = json.loads(fixture.read_text(encoding="utf-8"))
+    data["claims"][0]["computed"] = 99.0
+    fixture.write_text(json.dumps(data), encoding="utf-8")
+    assert _json(folder, cache) == _json(folder, None)
+
+
+def test_the_cache_is_safe_to_delete_or_damage(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    cache = Cache(tmp_path / "cache")
+    folder = [space.root / SEED]
+    cold = _json(folder, None)
+    _json(folder, cache)
+    for entry in (tmp_path / "cache").iterdir():
+        entry.write_text("{not json", encoding="utf-8")
+    assert _json(folder, cache) == cold
+    for entry in (tmp_path / "cache").iterdir():
+        entry.unlink()
+    assert _json(folder, cache) == cold
+
+
+def test_lessons_checked_in_processes_report_what_the_serial_loop_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rlkl import check
+
+    space = Workspace.copy(tmp_path, SEED, "ppo-clipped-objective", "kl-direction-estimators")
+    space.edit("ratio is 1.4", "ratio is 1.5")  # one failing claim, one stale fixture
+    monkeypatch.setattr(check, "POOL_MIN_LESSONS", 1)
+    serial = check_paths([space.root])
+    pooled = check_paths([space.root], jobs=2)
+    assert pooled.cached and not pooled.lessons  # it did use the pool
+    assert render(pooled.diagnostics, pooled.summary(), "json") == render(
+        serial.diagnostics, serial.summary(), "json"
+    )
