@@ -24,6 +24,7 @@ from rlkl.claims.fixtures import FILENAME as FIXTURES_FILE
 from rlkl.core.version import CORE_VERSION
 from rlkl.corpus import LESSON_FILE
 from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.loader import MAX_BYTES, LoadError, read_regular
 
 _FORMAT = "1"
 
@@ -47,10 +48,14 @@ def code_fingerprint() -> str:
 
 
 def _bytes(path: Path) -> bytes:
+    """What the key knows of one file: its bytes, or why it cannot be read. Read like the
+    loaders read (a regular file only, never a wait on a FIFO, at most 1 MiB + 1), and an
+    unreadable file never shares a key with a missing one."""
     try:
-        return b"present\0" + path.read_bytes()
-    except OSError:
-        return b"absent\0"
+        return b"present\0" + read_regular(path, MAX_BYTES)
+    except LoadError as error:
+        return b"unread\0" + "\0".join(f"{d.code} {d.message}" for d in error.diagnostics
+                                       ).encode("utf-8", "surrogateescape")
 
 
 def lesson_key(lesson: Path, display: str, core_version: str = CORE_VERSION) -> str:

@@ -8,6 +8,7 @@ diagnostics; a stage that raises on one lesson is reported there (RLKL901).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -81,7 +82,9 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
     problems: list[Diagnostic] = []
     bindings = None
     bindings_path = file.path.with_name(BINDINGS)
-    if bindings_path.is_file():
+    # whatever is there is read, so a folder, FIFO or device is reported (RLKL112), not ignored
+    present = os.path.lexists(bindings_path)
+    if present:
         try:
             bindings = load_bindings(bindings_path)
         except BindingsError as error:
@@ -97,7 +100,7 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
                 f"bindings are for {bindings.lesson!r} but sit next to lesson {file.lesson.id!r}",
             )
         )
-    broken = bindings is None and bindings_path.is_file()
+    broken = bindings is None and present
     claims = extract(file.document, bindings, coverage=not broken)
     problems.extend(claims.diagnostics)
     return LessonRun(file, file.document, claims, fixtures.build(claims), problems, broken)
@@ -125,10 +128,16 @@ def _locate(run: LessonRun, committed: Document | None, change: Change) -> Diagn
 
 
 def compare_fixtures(run: LessonRun) -> tuple[tuple[Change, ...], list[Diagnostic]]:
-    """The lesson's changes against its committed fixtures, and their diagnostics."""
+    """The lesson's changes against its committed fixtures, and their diagnostics.
+
+    Whatever sits at ``fixtures.json`` is read (a folder or FIFO is RLKL112, not "missing"),
+    strictly, and must be this lesson's own record without repeated entries (RLKL510/511).
+    """
     committed = None
-    if run.fixture_path.is_file():
+    if os.path.lexists(run.fixture_path):
         committed, problems = fixtures.load(run.fixture_path)
+        if committed is not None and not problems:
+            problems = fixtures.ownership(committed, run.claims.lesson_id)
         if problems:
             return (), problems
     data = committed.data if committed is not None else None

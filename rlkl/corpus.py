@@ -151,8 +151,14 @@ def _cycles(members: Sequence[Member]) -> Iterator[Diagnostic]:
                         "prerequisite cycle: " + " → ".join(loop))
 
 
-def _catalog(members: Sequence[Member], catalog: CatalogFile) -> Iterator[Diagnostic]:
-    present = {m.lesson.id for m in members}
+def _catalog(
+    members: Sequence[Member], catalog: CatalogFile, unloaded: Sequence[Path]
+) -> Iterator[Diagnostic]:
+    # A lesson file that exists but failed to load or validate has its own error; it is not
+    # "missing" (its id is then the one its place gives it).
+    present = {m.lesson.id for m in members} | {
+        expected_id(path) for path in unloaded if path.name == LESSON_FILE
+    }
     listed = {entry.id for entry in catalog.catalog.lessons}
     for index, entry in enumerate(catalog.catalog.lessons):
         pointer = f"/lessons/{index}/status"
@@ -176,12 +182,15 @@ def _catalog(members: Sequence[Member], catalog: CatalogFile) -> Iterator[Diagno
                 severity=Severity.WARNING)
 
 
-def check_corpus(members: Sequence[Member], catalog: CatalogFile | None) -> list[Diagnostic]:
-    """All corpus diagnostics for ``members`` (model-valid lessons) and their catalog."""
+def check_corpus(
+    members: Sequence[Member], catalog: CatalogFile | None, unloaded: Sequence[Path] = ()
+) -> list[Diagnostic]:
+    """All corpus diagnostics for ``members`` (model-valid lessons) and their catalog;
+    ``unloaded`` are the corpus's lesson files that exist but are not model-valid."""
     known = {m.lesson.id for m in members}
     if catalog is not None:
         known |= {entry.id for entry in catalog.catalog.lessons}
     found = [*_ids_and_folders(members), *_references(members, known), *_cycles(members)]
     if catalog is not None:
-        found.extend(_catalog(members, catalog))
+        found.extend(_catalog(members, catalog, unloaded))
     return found

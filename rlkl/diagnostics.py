@@ -65,6 +65,8 @@ CODES: dict[str, str] = {
     "RLKL109": "NaN or Infinity is not a JSON number",
     "RLKL110": "nesting deeper than the depth limit",
     "RLKL111": "file cannot be read",
+    "RLKL112": "not a regular file (a folder, FIFO, device or socket): not read",
+    "RLKL113": "folder cannot be read, so the lessons in it were not found",
     # RLKL2xx: schema and model rules of one document.
     "RLKL201": "required field is missing",
     "RLKL202": "unknown field (misspelt or not part of the format)",
@@ -101,12 +103,17 @@ CODES: dict[str, str] = {
     "RLKL412": "an exempt number differs from the value its exemption expects",
     "RLKL420": "a named quantity has different values in different places",
     "RLKL421": "an expression cannot be computed",
+    "RLKL422": "the lesson's evaluation budget is spent (too many samples drawn in all)",
+    "RLKL423": "two claims read one number in different roles (regen --fix refuses the lesson)",
     # RLKL5xx: fixtures.
     "RLKL501": "the lesson has claims but no fixtures file",
     "RLKL502": "stale fixtures: the prose or a claim changed since regen",
     "RLKL503": "orphaned fixture: the claim is no longer in the lesson",
     "RLKL504": "drift: the core now computes a different value (or is another version)",
     "RLKL505": "fixtures file does not match its schema",
+    "RLKL510": "fixtures file records another lesson (its lesson id differs)",
+    "RLKL511": "fixtures file records a claim or exempt number twice",
+    "RLKL512": "two lesson files would share one fixtures file",
     # RLKL6xx: authored claim bindings (claims.yaml).
     "RLKL601": "bindings file is not valid YAML or does not match its schema",
     "RLKL602": "a sentence template has a number outside a {slot}",
@@ -122,9 +129,14 @@ CODES: dict[str, str] = {
     "RLKL612": "an input slot is read but no expression uses it",
     "RLKL613": "quiz.distractors names the key or an option that does not exist",
     "RLKL614": "a sentence template has no number slot (only units, or none)",
+    "RLKL620": "a sentence template has a {slot} with an unknown kind or a format spec",
     # RLKL9xx: the run itself.
     "RLKL901": "rlkl failed on this lesson (an internal error); the other lessons were checked",
     "RLKL902": "regen refused to write outside the corpus (a symlink leads out of it)",
+    "RLKL903": "usage error: an option or path given on the command line is not usable",
+    "RLKL904": "no lesson found under the paths given",
+    "RLKL905": "regen could not write or remove a file (permissions, a dangling symlink)",
+    "RLKL906": "regen does not replace a read-only file",
 }
 
 

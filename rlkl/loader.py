@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -79,6 +80,29 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, column
 
 
+def raw_offsets(token: str) -> list[int]:
+    """For a JSON string token (quotes included): raw offset of each decoded character.
+
+    The list has one entry per decoded character plus one for the end, so that a decoded
+    span ``[s, e)`` is the raw span ``[offsets[s], offsets[e])``. Escapes (``\\n``,
+    ``\\u2212``, surrogate pairs) are one decoded character each.
+    """
+    offsets: list[int] = []
+    i, end = 1, len(token) - 1
+    while i < end:
+        offsets.append(i)
+        if token[i] != "\\":
+            i += 1
+        elif token[i + 1] != "u":
+            i += 2
+        else:
+            high = int(token[i + 2 : i + 6], 16)
+            pair = token[i + 6 : i + 8] == "\\u" and 0xD800 <= high < 0xDC00
+            i += 12 if pair else 6
+    offsets.append(end)
+    return offsets
+
+
 @dataclass(frozen=True)
 class Document:
     """A parsed JSON file with its source text, able to locate any JSON pointer in it."""
@@ -116,6 +140,18 @@ class Document:
         """1-based (line, column) of the value at ``pointer``, or of its member key with
         ``key=True``; a pointer that does not exist locates its nearest existing ancestor."""
         return _line_col(self.text, self.offset(pointer, key=key))
+
+    @cached_property
+    def _offsets(self) -> dict[str, tuple[int, list[int]]]:
+        return {}
+
+    def string_offsets(self, pointer: str) -> tuple[int, list[int]]:
+        """The string at ``pointer``: its token's start offset and :func:`raw_offsets`,
+        computed once per string, so locating every number of a long string is linear."""
+        if pointer not in self._offsets:
+            start, end = self.value_range(pointer)
+            self._offsets[pointer] = (start, raw_offsets(self.text[start:end]))
+        return self._offsets[pointer]
 
     def value_range(self, pointer: str) -> tuple[int, int]:
         """``[start, end)`` character offsets of the value's token (strings include quotes)."""
@@ -317,22 +353,71 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
     return Document(path, shown, text, _plain(data))  # positions: computed when asked
 
 
-def load_json(path: Path) -> Document:
-    """Read and strictly parse the JSON file at ``path``.
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
-    Raises :class:`LoadError` (with located diagnostics) when the file cannot be read or is
-    not strict JSON; never raises anything else for any file content.
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words (``"a FIFO (named pipe)"``, ``"a folder"``, ...)."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_regular(path: Path, max_bytes: int, display: str | None = None) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``max_bytes`` of them.
+
+    The file is opened without blocking (``O_NONBLOCK``) and checked with ``fstat`` on the
+    open descriptor, so a FIFO, a device or a folder is refused at once (RLKL112) instead of
+    blocking or reading forever, and nothing can swap the file between the check and the
+    read. A file that cannot be opened is RLKL111; one over ``max_bytes`` is RLKL104.
+    Raises :class:`LoadError` only.
     """
-    shown = display_path(path)
+    shown = display if display is not None else display_path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > MAX_BYTES:
-                raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL104",
-                                            f"file is {size} bytes; the limit is {MAX_BYTES}")])
-            raw = handle.read(MAX_BYTES + 1)
+        descriptor = os.open(path, flags)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL111",
                                     f"cannot read file: {reason}")]) from None
-    return parse_json(raw, path, shown)
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL112",
+                                        f"not a regular file: {shown} is "
+                                        f"{file_kind(info.st_mode)}; rlkl reads only regular "
+                                        "files")])
+        if info.st_size > max_bytes:
+            raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL104",
+                                        f"file is {info.st_size} bytes; the limit is "
+                                        f"{max_bytes}")])
+        chunks: list[bytes] = []
+        total = 0
+        while total <= max_bytes:  # a file that grows while it is read stops at the limit
+            chunk = os.read(descriptor, max_bytes + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL111",
+                                    f"cannot read file: {reason}")]) from None
+    finally:
+        os.close(descriptor)
+
+
+def load_json(path: Path) -> Document:
+    """Read and strictly parse the JSON file at ``path``.
+
+    Only a regular file is read (a FIFO, device or folder is RLKL112, never a wait).
+    Raises :class:`LoadError` (with located diagnostics) when the file cannot be read or is
+    not strict JSON; never raises anything else for any file content.
+    """
+    shown = display_path(path)
+    return parse_json(read_regular(path, MAX_BYTES, shown), path, shown)

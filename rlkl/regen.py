@@ -6,7 +6,9 @@ changes, and only inside the corpus (symlinks resolved, RLKL902 otherwise).
 
 from __future__ import annotations
 
+import math
 import os
+import stat
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,24 +19,67 @@ from rlkl.claims import fixtures
 from rlkl.claims.changes import Change, up_to_date
 from rlkl.claims.scanner import format_number
 from rlkl.claims.source import encode_like, mention_range, splice
-from rlkl.corpus import CATALOG_FILE
+from rlkl.corpus import CATALOG_FILE, LESSON_FILE
 from rlkl.diagnostics import Diagnostic
+from rlkl.loader import display_path, file_kind
 
 MAX_FIX_ROUNDS = 5
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename: never half-written."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write ``text`` to ``path`` via a temporary file and a rename: never half-written.
+
+    Through a symlink, the link's target is replaced and the link stays a link (the caller
+    has checked that the target lies inside the corpus).
+    """
+    target = path.resolve() if path.is_symlink() else path
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o777)
-        os.replace(temporary, path)
+        if target.exists():
+            os.chmod(temporary, target.stat().st_mode & 0o777)
+        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _blocked(path: Path) -> tuple[str, str] | None:
+    """(code, message) when regen must not replace ``path``: not a regular file (RLKL112),
+    read-only (RLKL906: an author's chmod says "do not touch"), or not reachable (RLKL905)."""
+    try:
+        info = os.stat(path)  # through a symlink: the file that would be replaced
+    except FileNotFoundError:
+        if path.is_symlink():
+            return "RLKL905", "it is a symlink to nothing; regen does not create its target"
+        return None
+    except OSError as error:
+        return "RLKL905", f"cannot reach it: {error.strerror or type(error).__name__}"
+    if not stat.S_ISREG(info.st_mode):
+        return "RLKL112", f"it is {file_kind(info.st_mode)}, not a regular file; not replaced"
+    if not info.st_mode & 0o222:
+        return "RLKL906", ("it is read-only, so regen does not replace it; make it writable "
+                           "(chmod u+w) if it should be regenerated")
+    return None
+
+
+def write_checked(path: Path, text: str) -> Diagnostic | None:
+    """:func:`write_atomic` unless :func:`_blocked` says no; a refusal or a failed write
+    (a read-only folder, a full disk) is a diagnostic at ``path``, never a traceback, and
+    leaves the old file as it was."""
+    blocked = _blocked(path)
+    if blocked is None:
+        try:
+            write_atomic(path, text)
+            return None
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            blocked = "RLKL905", f"cannot write it ({reason}); the old file is unchanged"
+    code, why = blocked
+    return Diagnostic(display_path(path), 1, 1, "", code, f"regen did not write here: {why}")
 
 
 @dataclass
@@ -56,24 +101,45 @@ def _unfixable(run: LessonRun) -> str:
     codes = {d.code for d in run.problems}
     if run.bindings_broken or any(c.startswith("RLKL6") for c in codes):
         return "its claims.yaml has errors"
+    ambiguous = ambiguity(run)
+    if ambiguous:
+        return ambiguous
     if "RLKL420" in codes:
         return "an input is written with different values in different places"
     return ""
 
 
-def _fix_lesson(run: LessonRun) -> int:
+def ambiguity(run: LessonRun) -> str:
+    """Why the lesson's numbers have no single reading ("" when they do): a number read by
+    two claims in two roles (RLKL423) or both exempt and checked (RLKL411). ``--fix`` then
+    writes nothing for the lesson, fixtures included."""
+    found = [d for d in run.problems if d.code in ("RLKL423", "RLKL411")]
+    if not found:
+        return ""
+    first = found[0]
+    return (f"its numbers are ambiguous ({first.code} at {first.file}:{first.line}: "
+            f"{first.message.split(';')[0]}), and --fix does not guess; nothing was written")
+
+
+def _fix_lesson(run: LessonRun, report: RegenReport) -> int:
     """Rewrite failing output numbers of one lesson in place; return how many changed."""
     edits = []
     text = run.document.text
     for mention in run.claims.mentions:
         if mention.key not in run.claims.rewrites:
             continue
+        value = run.claims.rewrites[mention.key]
+        if not math.isfinite(value):
+            continue  # ±inf/NaN has no written form: the failing claim stays reported
         start, end = mention_range(run.document, mention)
-        new = format_number(run.claims.rewrites[mention.key], mention)
+        new = format_number(value, mention)
         if new != mention.text:
             edits.append((start, end, encode_like(new, text[start:end])))
     if edits:
-        write_atomic(run.file.path, splice(text, edits))
+        refused = write_checked(run.file.path, splice(text, edits))
+        if refused is not None:
+            report.refused.append(refused)
+            return 0
     return len(edits)
 
 
@@ -124,7 +190,7 @@ def _fix_rounds(paths: Sequence[Path], report: RegenReport) -> CheckResult:
             if why:
                 report.not_fixed[run.file.path] = why
                 continue
-            count = _fix_lesson(run)
+            count = _fix_lesson(run, report)
             if count:
                 report.fixed[run.file.path] = report.fixed.get(run.file.path, 0) + count
             changed += count
@@ -143,17 +209,45 @@ def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -
         return
     path = run.fixture_path
     if not run.fixture["claims"] and not run.fixture["exempt"]:
-        if path.is_file():
-            path.unlink()
-            report.removed.append(path)
+        if path.is_file() and not path.is_symlink():
+            try:
+                path.unlink()
+                report.removed.append(path)
+            except OSError as error:
+                report.refused.append(Diagnostic(
+                    display_path(path), 1, 1, "", "RLKL905",
+                    f"regen could not remove these fixtures ({error.strerror}); the lesson "
+                    "has no claims left"))
         return
-    changes, problems = compare_fixtures(run) if path.is_file() else ((), [])
+    changes, problems = compare_fixtures(run) if os.path.lexists(path) else ((), [])
     report.changes[run.file.path] = changes
     if path.is_file() and not problems and up_to_date(changes):
         report.unchanged.append(path)
-    else:
-        write_atomic(path, fixtures.dumps(run.fixture))
+        return
+    refused = write_checked(path, fixtures.dumps(run.fixture))
+    if refused is None:
         report.updated.append(path)
+    else:
+        report.refused.append(refused)
+
+
+def _shared_fixtures(runs: Sequence[LessonRun]) -> dict[Path, Diagnostic]:
+    """Lessons whose fixtures file another lesson of the run also uses (two lesson files in
+    one folder): RLKL512 for each but the folder's ``lesson.json``, whose fixtures they are."""
+    by_file: dict[Path, list[LessonRun]] = {}
+    for run in runs:
+        by_file.setdefault(Path(os.path.abspath(run.fixture_path)), []).append(run)
+    shared: dict[Path, Diagnostic] = {}
+    for group in (g for g in by_file.values() if len(g) > 1):
+        for run in group:
+            if run.file.path.name == LESSON_FILE:
+                continue
+            shared[run.file.path] = run.document.diagnostic(
+                "", "RLKL512",
+                f"{run.file.path.name} shares {run.fixture_path.name} with another lesson file "
+                "in its folder; regen writes fixtures only for the folder's lesson.json "
+                "(one lesson per folder)")
+    return shared
 
 
 def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenReport, CheckResult]:
@@ -167,8 +261,14 @@ def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenRepor
     """
     report = RegenReport()
     result = _fix_rounds(paths, report) if fix else check_paths(paths, freshness=False)
+    shared = _shared_fixtures(result.lessons)
     for run in result.lessons:
-        _write_fixture(run, paths, report)
+        if fix and ambiguity(run):
+            report.not_fixed[run.file.path] = ambiguity(run)
+        elif run.file.path in shared:
+            report.refused.append(shared[run.file.path])
+        else:
+            _write_fixture(run, paths, report)
     # The check of the result: the lessons are as ``result`` saw them; only the fixtures are
     # new, so each lesson is compared with its fixtures again (no second full check).
     for run in result.lessons:
@@ -181,6 +281,7 @@ def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenRepor
         run.problems.extend(found)
         result.diagnostics.extend(found)
     result.diagnostics = sorted(
-        [*result.diagnostics, *report.refused], key=lambda d: (d.file, d.line, d.column, d.code)
+        [*result.diagnostics, *dict.fromkeys(report.refused)],
+        key=lambda d: (d.file, d.line, d.column, d.code),
     )
     return report, result

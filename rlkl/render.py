@@ -7,6 +7,7 @@ and ``rlkl regen``: exactly one object ``{"diagnostics": [...], "summary": {...}
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import Literal
@@ -24,6 +25,25 @@ def _safe(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+# Characters that would end or corrupt a line of text output (C0/C1 controls, DEL, the
+# Unicode line and paragraph separators): a file or folder name, a JSON key or a quoted
+# sentence may hold any of them, and one diagnostic must stay one line.
+_LINE_BREAKERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def one_line(text: str) -> str:
+    """``text`` with every control character escaped (``\\n``, ``\\x1b``, ``\\u2028``)."""
+
+    def escape(match: re.Match[str]) -> str:
+        char = match.group()
+        if char in _NAMED:
+            return _NAMED[char]
+        return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+
+    return _LINE_BREAKERS.sub(escape, text)
+
+
 def _summary_line(summary: Mapping[str, int]) -> str:
     counts = ", ".join(f"{value} {name}" for name, value in summary.items())
     return f"rlkl: {counts}"
@@ -38,11 +58,11 @@ def _text(diagnostics: Sequence[Diagnostic], summary: Mapping[str, int], color: 
         lines = []
         for d in group:
             warning = d.severity is Severity.WARNING
-            code = paint(_YELLOW if warning else _RED, d.code)
+            code = paint(_YELLOW if warning else _RED, one_line(d.code))
             label = "warning: " if warning else ""
-            where = paint(_BOLD, f"{d.file}:{d.line}:{d.column}")
-            pointer = paint(_DIM, d.pointer or "(document)")
-            lines.append(f"{where} {pointer} {code} {label}{d.message}")
+            where = paint(_BOLD, f"{one_line(d.file)}:{d.line}:{d.column}")
+            pointer = paint(_DIM, one_line(d.pointer) or "(document)")
+            lines.append(f"{where} {pointer} {code} {label}{one_line(d.message)}")
         blocks.append("\n".join(lines))
     blocks.append(_summary_line(summary))
     return "\n\n".join(blocks) + "\n"

@@ -10,14 +10,14 @@ when it lies inside a folder asked for.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rlkl.conformance import check_document
 from rlkl.corpus import CATALOG_FILE, LESSON_FILE, CatalogFile, Member, check_corpus
 from rlkl.diagnostics import Diagnostic, Severity
-from rlkl.loader import Document, LoadError, load_json
+from rlkl.loader import Document, LoadError, display_path, load_json
 from rlkl.models import Catalog, Lesson
 
 
@@ -49,19 +49,49 @@ class ValidationResult:
         }
 
 
-def _files_below(root: Path, name: str, *, stop_at_catalogs: bool = False) -> list[Path]:
+def _files_below(
+    root: Path,
+    name: str,
+    *,
+    stop_at_catalogs: bool = False,
+    unreadable: list[Path] | None = None,
+) -> list[Path]:
     """Files called ``name`` below ``root``, skipping hidden folders (``.git``, ``.venv``),
-    symlinked folders and, with ``stop_at_catalogs``, sub-folders holding their own catalog."""
+    symlinked folders and, with ``stop_at_catalogs``, sub-folders holding their own catalog.
+
+    Anything called ``name`` counts, a folder or FIFO too (the loader then says what it is
+    rather than rlkl ignoring it). Folders that cannot be listed go to ``unreadable``."""
     found: list[Path] = []
-    for folder, subfolders, files in os.walk(root):
+
+    def failed(error: OSError) -> None:
+        if unreadable is not None and error.filename is not None:
+            unreadable.append(Path(os.fsdecode(error.filename)))
+
+    for folder, subfolders, files in os.walk(root, onerror=failed):
         here = Path(folder)
+        if name in files or name in subfolders:
+            found.append(here / name)
         subfolders[:] = sorted(
             sub for sub in subfolders
-            if not sub.startswith(".") and not (here / sub).is_symlink()
-            and not (stop_at_catalogs and (here / sub / CATALOG_FILE).is_file()))
-        if name in files:
-            found.append(here / name)
+            if not sub.startswith(".") and sub != name and not _exists((here / sub).is_symlink)
+            and not (stop_at_catalogs and _exists((here / sub / CATALOG_FILE).is_file)))
     return sorted(found)
+
+
+def _exists(check: Callable[[], bool]) -> bool:
+    """``Path.is_file()``/``is_dir()`` that answer False when the question itself fails
+    (a folder without search permission raises PermissionError on Python < 3.12)."""
+    try:
+        return check()
+    except OSError:
+        return False
+
+
+def unreadable_folder(folder: Path) -> Diagnostic:
+    """RLKL113 for a folder discovery could not list (its lessons were not found)."""
+    return Diagnostic(display_path(folder), 1, 1, "", "RLKL113",
+                      "cannot read this folder (permission denied or gone), so the lessons "
+                      "in it were not found or checked; make it readable")
 
 
 def _corpus_files(root: Path) -> list[Path]:
@@ -69,13 +99,14 @@ def _corpus_files(root: Path) -> list[Path]:
     return _files_below(root, LESSON_FILE, stop_at_catalogs=True)
 
 
-def discover(paths: Sequence[Path]) -> list[Path]:
+def discover(paths: Sequence[Path], unreadable: list[Path] | None = None) -> list[Path]:
     """Lesson files named by ``paths``: every ``lesson.json`` below a folder (at any depth);
-    a file named explicitly is taken as a lesson (unless it is a ``catalog.json``)."""
+    a file named explicitly is taken as a lesson (unless it is a ``catalog.json``). Folders
+    that cannot be listed are appended to ``unreadable``."""
     found: set[Path] = set()
     for path in paths:
-        if path.is_dir():
-            found.update(_files_below(path, LESSON_FILE))
+        if _exists(path.is_dir):
+            found.update(_files_below(path, LESSON_FILE, unreadable=unreadable))
         elif path.name != CATALOG_FILE:
             found.add(path)
     return sorted(found)
@@ -85,7 +116,7 @@ def find_catalog(lesson_path: Path) -> Path | None:
     """The nearest ``catalog.json`` in the folders above ``lesson_path`` (None if none)."""
     for folder in lesson_path.resolve().parents:
         candidate = folder / CATALOG_FILE
-        if candidate.is_file():
+        if _exists(candidate.is_file):
             return candidate
     return None
 
@@ -93,9 +124,9 @@ def find_catalog(lesson_path: Path) -> Path | None:
 def _requested_catalogs(paths: Sequence[Path]) -> set[Path]:
     found: set[Path] = set()
     for path in paths:
-        if path.is_dir():
+        if _exists(path.is_dir):
             found.update(p.resolve() for p in _files_below(path, CATALOG_FILE))
-        elif path.name == CATALOG_FILE and path.exists():
+        elif path.name == CATALOG_FILE and _exists(path.exists):
             found.add(path.resolve())
     return found
 
@@ -142,7 +173,8 @@ def _members(files: Iterable[LessonFile]) -> list[Member]:
 def validate_paths(paths: Sequence[Path]) -> ValidationResult:
     """Validate the lessons (and catalogs) named by ``paths``; see the module docstring."""
     run = _Run()
-    requested = discover(paths)
+    unreadable: list[Path] = []
+    requested = discover(paths, unreadable)
     catalogs_in_scope = _requested_catalogs(paths)
     groups: dict[Path | None, list[Path]] = {}
     for path in requested:
@@ -151,7 +183,7 @@ def validate_paths(paths: Sequence[Path]) -> ValidationResult:
         groups.setdefault(in_scope, [])
 
     reported: set[Path] = {p.resolve() for p in requested} | catalogs_in_scope
-    diagnostics: list[Diagnostic] = []
+    diagnostics = [unreadable_folder(folder) for folder in sorted(set(unreadable))]
     for catalog_path, asked in groups.items():
         below = _corpus_files(catalog_path.parent) if catalog_path else []
         corpus = {path.resolve(): path for path in [*below, *asked]}
@@ -161,7 +193,9 @@ def validate_paths(paths: Sequence[Path]) -> ValidationResult:
             catalog, found = run.catalog(catalog_path)
             if catalog_path in catalogs_in_scope:
                 diagnostics.extend(found)
-        corpus_found = check_corpus(_members(files), catalog)
+        unloaded = [f.path for f in files if f.lesson is None]
+        unloaded += [folder / LESSON_FILE for folder in unreadable]  # there, but unlisted
+        corpus_found = check_corpus(_members(files), catalog, unloaded)
         diagnostics.extend(d for d in corpus_found if _is_reported(d, files, catalog, reported))
     for path in requested:
         diagnostics.extend(run.lesson(path)[1])

@@ -7,6 +7,7 @@ column from ruamel.yaml's node positions). See the README's authoring guide.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from rlkl.claims.records import Located
 from rlkl.claims.scanner import scan
 from rlkl.claims.yaml_source import Source, nesting_problem
 from rlkl.diagnostics import Diagnostic
-from rlkl.loader import display_path, escape_token
+from rlkl.loader import LoadError, display_path, escape_token, read_regular
 from rlkl.resources import accelerated, schema_errors
 
 FILENAME = "claims.yaml"
@@ -141,6 +142,11 @@ def _expressions(
     return {k: (v, _at(root, [*tokens, k])) for k, v in mapping.items()}
 
 
+# What looks like a slot with a kind or format spec the grammar does not have ({x:Zq}, {x:.2f}).
+# ({{ and }} are escaped braces, so {{x:y}} is literal text.)
+_ODD_SLOT = re.compile(r"(?<!\{)\{[A-Za-z_][A-Za-z0-9_]*[:!](?!(?:list|unit)\})[^{}]*\}(?!\})")
+
+
 def _template_errors(b: Bindings) -> list[Diagnostic]:
     """Every template states a number, and every number it states is a slot."""
     errors: list[Diagnostic] = []
@@ -153,6 +159,16 @@ def _template_errors(b: Bindings) -> list[Diagnostic]:
                     "RLKL614",
                     f"the sentence {template.says!r} has no number slot; a template states "
                     "at least one number ({name} or {name:list})",
+                )
+            )
+        for odd in _ODD_SLOT.finditer(template.says):
+            errors.append(
+                b.diagnostic(
+                    template.where,
+                    "RLKL620",
+                    f"{odd.group()} in {template.says!r} is not a slot: a slot is {{name}}, "
+                    "{name:list} or {name:unit} (no format specs); write {{ or }} for a "
+                    "literal brace",
                 )
             )
         literal = slots.literal_text(template.says)
@@ -325,7 +341,10 @@ def _read_yaml(path: Path, display: str) -> Source:
 
 def _read_bytes(path: Path, display: str) -> bytes:
     try:
-        raw = path.read_bytes()
+        try:  # a regular file only: a FIFO or device is RLKL112, never a wait
+            raw = read_regular(path, MAX_BYTES, display)
+        except LoadError as error:
+            raise BindingsError(error.diagnostics) from None
         if len(raw) > MAX_BYTES:
             raise BindingsError(
                 [Diagnostic(display, 1, 1, "", "RLKL601", f"file is larger than {MAX_BYTES} bytes")]
@@ -364,6 +383,12 @@ def _reference_yaml(text: str, display: str) -> Any:
     except (ValueError, RecursionError) as exc:  # huge integers, pathological nesting
         raise BindingsError(
             [Diagnostic(display, 1, 1, "", "RLKL601", f"cannot read the YAML: {exc}")]
+        ) from None
+    except TypeError:  # a complex key (``? - {a: 1}``): a list of mappings cannot be a key
+        raise BindingsError(
+            [Diagnostic(display, 1, 1, "", "RLKL601",
+                        "not valid bindings YAML: a key is a list or mapping (a '? ' line); "
+                        "keys are plain names")]
         ) from None
     except YAMLError as exc:
         raise BindingsError(

@@ -7,7 +7,7 @@ quantities); :func:`check_claims` judges the bound sentences against it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +48,7 @@ class Env:
         try:
             return expr.evaluate(expr.parse(source), self.values), ()
         except expr.ExprError as exc:
-            return None, (Problem("RLKL421", f"cannot compute {source}: {exc}", at=at),)
+            return None, (Problem(expr_code(exc), f"cannot compute {source}: {exc}", at=at),)
 
     def number(self, source: str, at: Located) -> tuple[float | None, tuple[Problem, ...]]:
         """:meth:`authored`, which must give one number (else RLKL421 at ``at``)."""
@@ -107,6 +107,34 @@ def _slot_roles(matched: tuple[Matched, ...]) -> tuple[list[tuple[Key, str]], di
     return roles, readings
 
 
+def _two_roles(matched: tuple[Matched, ...]) -> Iterator[Problem]:
+    """RLKL423 at a claim that reads a number another claim reads in another role (a
+    catch-all template such as ``says: "{x}"``): which one is right is a guess, so the
+    lesson is reported and ``--fix`` leaves it. One report per pair of claims."""
+    outputs = {name for m in matched for name in m.claim.outputs}
+    first: dict[Key, tuple[str, Matched]] = {}
+    reported: set[tuple[str, str]] = set()
+    for m in matched:
+        for occurrence in m.occurrences:
+            for slot in occurrence.slots:
+                kind = "output" if slot.name in outputs else "input"
+                role = f"{kind} {slot.name}"
+                for mention in slot.mentions:
+                    earlier = first.setdefault(mention.key, (role, m))
+                    pair = (earlier[1].claim.id, m.claim.id)
+                    if earlier[0] == role or pair in reported or pair[0] == pair[1]:
+                        continue
+                    reported.add(pair)
+                    yield Problem(
+                        "RLKL423",
+                        f"claim {m.claim.id} reads {mention.text} at {mention.pointer} as "
+                        f"{role}, but claim {earlier[1].claim.id} reads it as {earlier[0]}; a "
+                        "number has one role: narrow the template (or its `in:`) so that one "
+                        "claim reads it. `regen --fix` does not rewrite this lesson meanwhile",
+                        at=m.claim.where,
+                    )
+
+
 def read_inputs(matched: tuple[Matched, ...]) -> tuple[dict[str, Any], Found]:
     """Give every slot its role; read each input, the value most places state.
 
@@ -115,7 +143,7 @@ def read_inputs(matched: tuple[Matched, ...]) -> tuple[dict[str, Any], Found]:
     """
     roles, readings = _slot_roles(matched)
     values: dict[str, Any] = {}
-    problems: list[Problem] = []
+    problems: list[Problem] = list(_two_roles(matched))
     for name, places in readings.items():
         seen = [_reading(slot) for slot, _ in places.values()]
         canonical = max(seen, key=lambda v: (seen.count(v), -seen.index(v)))
@@ -145,6 +173,11 @@ def _first_seen(matched: tuple[Matched, ...]) -> dict[str, Mention]:
     }
 
 
+def expr_code(error: expr.ExprError) -> str:
+    """RLKL422 when the lesson's evaluation budget is spent, else RLKL421."""
+    return "RLKL422" if isinstance(error, expr.BudgetExceeded) else "RLKL421"
+
+
 def _compute_one(
     name: str, source: str, at: Located, values: dict[str, Any], seen: dict[str, Mention]
 ) -> Problem | None:
@@ -158,8 +191,8 @@ def _compute_one(
             f"cannot compute {name} = {source} with {fmt_inputs(env.inputs_of(source))}: {exc}"
         )
         if name in seen:
-            return Problem("RLKL421", message, seen[name])
-        return Problem("RLKL421", message, at=at)
+            return Problem(expr_code(exc), message, seen[name])
+        return Problem(expr_code(exc), message, at=at)
 
 
 def compute_outputs(

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from rlkl.claims.functions import CONSTANTS, FUNCTIONS
+from rlkl.claims.functions import CONSTANTS, FUNCTIONS, KEYWORDS, BudgetError
 
 MAX_LENGTH = 500
 MAX_POWER = 64
@@ -29,6 +29,10 @@ _PROSE_OPERATORS = str.maketrans({"×": "*", "·": "*", "÷": "/", "\u2212": "-"
 
 class ExprError(ValueError):
     """An expression that cannot be parsed, uses something not allowed, or fails to evaluate."""
+
+
+class BudgetExceeded(ExprError):
+    """The lesson's evaluation budget is spent (:func:`rlkl.claims.functions.evaluation_budget`)."""
 
 
 
@@ -74,6 +78,13 @@ def _parse(source: str) -> ast.Expression:
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
                 raise ExprError(f"unknown function {ast.unparse(node.func)!r}")
+            allowed = KEYWORDS[node.func.id]
+            for keyword in node.keywords:
+                if keyword.arg not in allowed:
+                    given = f"{keyword.arg}=" if keyword.arg else "**"
+                    known = ", ".join(sorted(allowed)) or "none"
+                    raise ExprError(f"{node.func.id}() takes no keyword {given} "
+                                    f"(its keywords: {known})")
         elif not isinstance(node, _ALLOWED):
             raise ExprError(f"{type(node).__name__} is not allowed in an expression")
     return tree
@@ -157,14 +168,29 @@ def substitute(source: str, env: Mapping[str, Any]) -> str:
 
 
 def evaluate(tree: ast.Expression, env: Mapping[str, Any]) -> Any:
-    """Evaluate a parsed expression with the variables in ``env``."""
+    """Evaluate a parsed expression with the variables in ``env``: a number, a truth value,
+    an array of numbers or a tuple of them (``gae``), never text."""
     try:
         with np.errstate(all="ignore"):
-            return _eval(tree.body, env)
+            return _result(_eval(tree.body, env))
     except ExprError:
         raise
+    except BudgetError as exc:
+        raise BudgetExceeded(str(exc)) from None
     except (ArithmeticError, ValueError, TypeError, IndexError, MemoryError) as exc:
         raise ExprError(str(exc) or type(exc).__name__) from None
+
+
+def _result(value: Any) -> Any:
+    """``value`` if it is numeric (a tuple: every part), else ExprError."""
+    parts = value if isinstance(value, tuple) else (value,)
+    for part in parts:
+        numeric = isinstance(part, (bool, int, float, np.number, np.bool_)) or (
+            isinstance(part, np.ndarray) and part.dtype.kind in "biuf")
+        if not numeric:
+            raise ExprError(f"the expression gives {type(part).__name__} {part!r:.40}, not a "
+                            "number or a list of numbers")
+    return value
 
 
 def _number(value: Any) -> Any:
@@ -196,6 +222,9 @@ def _eval(node: ast.AST, env: Mapping[str, Any]) -> Any:
         return -value if isinstance(node.op, ast.USub) else +value
     if isinstance(node, ast.BinOp):
         left, right = _eval(node.left, env), _eval(node.right, env)
+        if isinstance(left, str) or isinstance(right, str):  # 'x' * 10**9 would be 1 GB
+            raise ExprError("text cannot take part in arithmetic; text is only an argument "
+                            "such as an estimator name")
         if isinstance(node.op, ast.Pow):
             if np.max(np.abs(right)) > MAX_POWER:
                 raise ExprError(f"exponent larger than {MAX_POWER}")

@@ -16,6 +16,7 @@ from rlkl.claims.coverage import apply_exemptions, unaccounted
 from rlkl.claims.evaluate import check_claims, compute_outputs, read_inputs
 from rlkl.claims.fields import prose_strings
 from rlkl.claims.forms import check_arithmetic, check_core_calls
+from rlkl.claims.functions import evaluation_budget
 from rlkl.claims.quiz import check_quiz
 from rlkl.claims.records import Found, LessonClaims, Problem, Prose, Verdict, assign_roles
 from rlkl.claims.scanner import scan
@@ -60,6 +61,11 @@ def extract(
     ``coverage=False`` skips the unaccounted-number errors (used when the bindings file
     itself is broken: its own diagnostics say what to fix first).
     """
+    with evaluation_budget():  # one deterministic budget of expensive work per lesson
+        return _extract(document, bindings, coverage=coverage)
+
+
+def _extract(document: Document, bindings: Bindings | None, *, coverage: bool) -> LessonClaims:
     prose = read_prose(document)
     matched, match_problems = match_claims(prose, bindings)
     inputs, read = read_inputs(matched)

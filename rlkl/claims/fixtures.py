@@ -85,3 +85,29 @@ def load(path: Path) -> tuple[Document | None, list[Diagnostic]]:
 
 def path_for(lesson_path: Path) -> Path:
     return lesson_path.with_name(FILENAME)
+
+
+def ownership(committed: Document, lesson_id: str) -> list[Diagnostic]:
+    """A committed fixtures file that is not this lesson's own record: another lesson's id
+    (RLKL510), or a claim or exemption recorded twice (RLKL511)."""
+    problems: list[Diagnostic] = []
+    recorded = committed.data.get("lesson")
+    if recorded != lesson_id:
+        problems.append(committed.diagnostic(
+            "/lesson", "RLKL510",
+            f"these fixtures are for lesson {recorded!r}, not {lesson_id!r} beside them; "
+            "run `rlkl regen` to record this lesson"))
+    seen: set[str] = set()
+    for index, entry in enumerate(committed.data.get("claims", [])):
+        if entry["id"] in seen:
+            problems.append(committed.diagnostic(
+                f"/claims/{index}", "RLKL511",
+                f"claim {entry['id']} is recorded twice; run `rlkl regen`"))
+        seen.add(entry["id"])
+    exempt = [json.dumps(e, sort_keys=True) for e in committed.data.get("exempt", [])]
+    for index, entry in enumerate(exempt):
+        if entry in exempt[:index]:
+            problems.append(committed.diagnostic(
+                f"/exempt/{index}", "RLKL511",
+                "this exempt number is recorded twice; run `rlkl regen`"))
+    return problems

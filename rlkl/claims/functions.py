@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, cast
 
 import numpy as np
@@ -52,9 +54,38 @@ def clip_boundary(advantage: float, epsilon: float) -> float:
     return 0.5 * (lo + hi)
 
 
+class BudgetError(ValueError):
+    """A lesson asked for more sampling work than :data:`LESSON_SAMPLE_BUDGET` allows."""
+
+
+LESSON_SAMPLE_BUDGET = 2 * MAX_SAMPLES
+"""Samples one lesson may draw in all its expressions together (``sampled_*``): about a
+second of work. A deterministic budget, so a lesson passes or fails the same everywhere."""
+
+_spent: ContextVar[list[int] | None] = ContextVar("rlkl_sample_budget", default=None)
+
+
+@contextmanager
+def evaluation_budget() -> Iterator[None]:
+    """Count the samples drawn inside this block against :data:`LESSON_SAMPLE_BUDGET`
+    (one block per lesson; outside any block nothing is counted)."""
+    token = _spent.set([0])
+    try:
+        yield
+    finally:
+        _spent.reset(token)
+
+
 def _sample(p_old: Any, n: int, seed: int) -> Any:
     if not 0 < int(n) <= MAX_SAMPLES:
         raise ValueError(f"the number of samples must be between 1 and {MAX_SAMPLES}")
+    spent = _spent.get()
+    if spent is not None:
+        spent[0] += int(n)
+        if spent[0] > LESSON_SAMPLE_BUDGET:
+            raise BudgetError(
+                f"this lesson's expressions draw more than {LESSON_SAMPLE_BUDGET} samples in "
+                "all; the evaluation budget is spent (use fewer or smaller samples)")
     old = np.asarray(p_old, dtype=np.float64)
     return np.random.default_rng(int(seed)).choice(len(old), size=int(n), p=old)
 
@@ -126,3 +157,20 @@ FUNCTIONS: Mapping[str, Callable[..., Any]] = {
     **_HELPERS,
 }
 CONSTANTS: Mapping[str, float] = {"e": math.e, "pi": math.pi, "inf": math.inf}
+
+
+def _keywords(function: Callable[..., Any]) -> frozenset[str]:
+    """The keyword arguments a binding may pass: the named parameters of a documented Python
+    function (``base``, ``estimator``, ``definition``, ...). numpy functions and builtins
+    take none: their keywords (``where``, ``out``, ``dtype``) reach into numpy's machinery
+    (``exp(x, where=...)`` returns uninitialised memory)."""
+    if not inspect.isfunction(function):
+        return frozenset()
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return frozenset(
+        name for name, parameter in inspect.signature(function).parameters.items()
+        if parameter.kind in kinds
+    )
+
+
+KEYWORDS: Mapping[str, frozenset[str]] = {name: _keywords(f) for name, f in FUNCTIONS.items()}

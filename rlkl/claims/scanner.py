@@ -21,6 +21,7 @@ Rules (documented in the README's authoring guide):
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -151,13 +152,19 @@ def scan(pointer: str, text: str) -> list[Mention]:
 
 
 def format_number(value: float, like: Mention) -> str:
-    """Write ``value`` the way ``like`` was written: its precision, sign style and percent."""
+    """Write ``value`` the way ``like`` was written: its precision, sign style and percent.
+
+    Exact at any magnitude (the arithmetic runs in a 1000-digit context, so 10^28 and above
+    keep their written decimals). ``ValueError`` for ±inf and NaN, which have no decimals.
+    """
+    if not math.isfinite(value):
+        raise ValueError(f"{value} cannot be written as a number with decimals")
     percent = like.text.endswith("%")
     decimals = like.decimals - 2 if percent else like.decimals
     with localcontext(WIDE):
         shown = Decimal(repr(float(value))) * (100 if percent else 1)
         rounded = shown.quantize(Decimal(1).scaleb(-max(decimals, 0)))
-    body = f"{abs(rounded):f}" + ("%" if percent else "")
+        body = f"{abs(rounded):f}" + ("%" if percent else "")
     if rounded < 0:
         return (like.sign if like.sign and like.sign != "+" else MINUS) + body
     return ("+" if like.sign == "+" else "") + body

@@ -5,36 +5,14 @@ from __future__ import annotations
 import json
 
 from rlkl.claims.scanner import Mention
-from rlkl.loader import Document
+from rlkl.loader import Document, raw_offsets
 
-
-def raw_offsets(token: str) -> list[int]:
-    """For a JSON string token (quotes included): raw offset of each decoded character.
-
-    The list has one entry per decoded character plus one for the end, so that a decoded
-    span ``[s, e)`` is the raw span ``[offsets[s], offsets[e])``. Escapes (``\\n``,
-    ``\\u2212``, surrogate pairs) are one decoded character each.
-    """
-    offsets: list[int] = []
-    i, end = 1, len(token) - 1
-    while i < end:
-        offsets.append(i)
-        if token[i] != "\\":
-            i += 1
-        elif token[i + 1] != "u":
-            i += 2
-        else:
-            high = int(token[i + 2 : i + 6], 16)
-            pair = token[i + 6 : i + 8] == "\\u" and 0xD800 <= high < 0xDC00
-            i += 12 if pair else 6
-    offsets.append(end)
-    return offsets
+__all__ = ["encode_like", "line_column", "locate", "mention_range", "raw_offsets", "splice"]
 
 
 def mention_range(document: Document, mention: Mention) -> tuple[int, int]:
     """[start, end) offsets in ``document.text`` of the characters ``mention`` was written with."""
-    start, end = document.value_range(mention.pointer)
-    offsets = raw_offsets(document.text[start:end])
+    start, offsets = document.string_offsets(mention.pointer)
     return start + offsets[mention.start], start + offsets[mention.end]
 
 

@@ -12,9 +12,16 @@ import click
 
 from rlkl.check import CheckResult, check_paths
 from rlkl.claims.listing import mention_rows
-from rlkl.cli.options import format_option, paths_argument, paths_or_content, use_color
+from rlkl.cli.options import (
+    FormatCommand,
+    format_option,
+    paths_argument,
+    paths_or_content,
+    require_lessons,
+    use_color,
+)
 from rlkl.diagnostics import Severity
-from rlkl.render import Format, render
+from rlkl.render import Format, one_line, render
 
 
 def _emit(result: CheckResult, fmt: Format) -> None:
@@ -24,7 +31,7 @@ def _emit(result: CheckResult, fmt: Format) -> None:
     )
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=FormatCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @paths_argument
 @format_option
 @click.option(
@@ -52,14 +59,16 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool) -> None:
     """
     from rlkl.cache import Cache, default_dir
 
+    asked = paths_or_content(paths)
     cache = None if no_cache else Cache(default_dir())
     jobs = os.cpu_count() or 1  # used only for corpora large enough to pay for processes
-    result = check_paths(paths_or_content(paths), cache=cache, jobs=jobs)
+    result = check_paths(asked, cache=cache, jobs=jobs)
+    require_lessons(result.summary(), result.diagnostics, asked)
     _emit(result, fmt)
     sys.exit(1 if result.summary()["errors"] else 0)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=FormatCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @paths_argument
 @click.option(
     "--fix",
@@ -83,17 +92,20 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
     """
     from rlkl.regen import regen_paths
 
-    report, result = regen_paths(paths_or_content(paths), fix=fix)
+    asked = paths_or_content(paths)
+    report, result = regen_paths(asked, fix=fix)
+    require_lessons(result.summary(), result.diagnostics, asked)
     for lesson, why in sorted(report.not_fixed.items()):
-        click.echo(f"not fixed: {lesson.as_posix()}: {why}; fix that first", err=True)
+        click.echo(f"not fixed: {one_line(lesson.as_posix())}: {why}; fix that first", err=True)
     for lesson, count in sorted(report.fixed.items()):
         click.echo(
-            f"fixed {count} number{'s' if count != 1 else ''} in {lesson.as_posix()}", err=True
+            f"fixed {count} number{'s' if count != 1 else ''} in {one_line(lesson.as_posix())}",
+            err=True,
         )
     for path in report.updated:
-        click.echo(f"updated {path.as_posix()}", err=True)
+        click.echo(f"updated {one_line(path.as_posix())}", err=True)
     for path in report.removed:
-        click.echo(f"removed {path.as_posix()}", err=True)
+        click.echo(f"removed {one_line(path.as_posix())}", err=True)
     click.echo(
         f"{len(report.updated)} updated, {len(report.unchanged)} unchanged, "
         f"{len(report.removed)} removed",
@@ -103,7 +115,7 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
     sys.exit(1 if result.summary()["errors"] else 0)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=FormatCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @paths_argument
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
@@ -116,7 +128,9 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
       rlkl claims content/policy-gradient-kl-control
       rlkl claims --format json
     """
-    result = check_paths(paths_or_content(paths))
+    asked = paths_or_content(paths)
+    result = check_paths(asked)
+    require_lessons(result.summary(), result.diagnostics, asked)
     rows = mention_rows((run.document, run.claims, run.changes) for run in result.lessons)
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:  # say why a lesson has no rows (or failing ones), on stderr

@@ -1,14 +1,19 @@
-"""What the commands share: the default content folder and when to colour output."""
+"""What the commands share: the default content folder, when to colour output, and usage
+errors that keep the ``--format json`` contract (one JSON object on stdout, exit 2)."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
-from rlkl.render import FORMATS
+from rlkl.diagnostics import Diagnostic
+from rlkl.render import FORMATS, one_line
 
 DEFAULT = Path("content")
 
@@ -23,6 +28,65 @@ format_option = click.option(
 )
 
 
+class NoLessons(click.UsageError):
+    """The paths exist but hold no lesson: nothing was checked, which is not a pass."""
+
+    code = "RLKL904"
+
+
+def usage_payload(message: str, code: str) -> dict[str, Any]:
+    """The ``--format json`` object for a usage error: the usual diagnostics and summary."""
+    return {
+        "diagnostics": [Diagnostic("", 1, 1, "", code, message).to_json()],
+        "summary": {"files": 0, "lessons": 0, "errors": 1, "warnings": 0},
+    }
+
+
+def _wants_json(args: Sequence[str]) -> bool:
+    """Whether ``args`` (as typed) ask for ``--format json``, even if they fail to parse."""
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return False
+        if arg == "--format=json" or (
+            arg == "--format" and index + 1 < len(args) and args[index + 1] == "json"
+        ):
+            return True
+    return False
+
+
+class FormatCommand(click.Command):
+    """A command whose usage errors, under ``--format json``, also print the JSON contract
+    on stdout (click's plain message still goes to stderr, and the exit status stays 2)."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        typed = list(args)
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:
+            if _wants_json(typed):
+                _echo_usage(error)
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            if ctx.params.get("fmt") == "json":
+                _echo_usage(error)
+            raise
+
+
+def _echo_usage(error: click.UsageError) -> None:
+    code = getattr(error, "code", "RLKL903")
+    click.echo(json.dumps(usage_payload(error.format_message(), code), ensure_ascii=False))
+
+
 def paths_or_content(paths: tuple[Path, ...]) -> list[Path]:
     """The paths given, or ``./content/`` (a usage error when it does not exist)."""
     if paths:
@@ -30,6 +94,19 @@ def paths_or_content(paths: tuple[Path, ...]) -> list[Path]:
     if not DEFAULT.is_dir():
         raise click.UsageError("no PATH given and ./content/ does not exist")
     return [DEFAULT]
+
+
+def require_lessons(
+    summary: dict[str, int], diagnostics: Sequence[Diagnostic], paths: Sequence[Path]
+) -> None:
+    """A usage error (exit 2) when ``paths`` held no lesson and no catalog, and nothing was
+    wrong with them either: checking nothing must not look like a pass."""
+    if summary.get("files", 0) == 0 and not diagnostics:
+        named = one_line(", ".join(os.fspath(p) for p in paths))
+        raise NoLessons(
+            f"no lesson found under {named}: rlkl looks for <id>/lesson.json files "
+            "(and catalog.json); nothing was checked"
+        )
 
 
 def use_color(fmt: str) -> bool:

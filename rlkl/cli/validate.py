@@ -7,12 +7,19 @@ from pathlib import Path
 
 import click
 
-from rlkl.cli.options import format_option, paths_argument, paths_or_content, use_color
+from rlkl.cli.options import (
+    FormatCommand,
+    format_option,
+    paths_argument,
+    paths_or_content,
+    require_lessons,
+    use_color,
+)
 from rlkl.render import Format, render
 from rlkl.validate import validate_paths
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=FormatCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @paths_argument
 @format_option
 def validate(paths: tuple[Path, ...], fmt: Format) -> None:
@@ -31,8 +38,10 @@ def validate(paths: tuple[Path, ...], fmt: Format) -> None:
       rlkl validate content/ --format json
       rlkl validate --format github      # in a GitHub Actions step
     """
-    result = validate_paths(paths_or_content(paths))
+    asked = paths_or_content(paths)
+    result = validate_paths(asked)
     summary = result.summary()
+    require_lessons(summary, result.diagnostics, asked)
     color = use_color(fmt)
     click.echo(render(result.diagnostics, summary, fmt, color=color), nl=False, color=color)
     sys.exit(1 if summary["errors"] else 0)

@@ -79,3 +79,18 @@ def test_extreme_numbers_do_not_crash(text: str) -> None:
     assert mention.decimals <= 300
     agrees(0.5, mention.value, mention.decimals)  # no trap, whatever the exponent
     format_number(0.5, mention)
+
+
+def test_format_number_keeps_decimals_at_any_magnitude() -> None:
+    """Issue 8, item 7: values of 10^28 and above lost their written decimals."""
+    like = scan("/p", "x 1.25 y")[0]
+    assert format_number(1e28, like) == "10000000000000000000000000000.00"
+    assert format_number(-1.2345e30, like) == "−1234500000000000000000000000000.00"
+    assert format_number(0.125, like) == "0.12"  # round half even, as before
+
+
+def test_format_number_refuses_what_has_no_decimals() -> None:
+    like = scan("/p", "x 1.25 y")[0]
+    for value in (float("inf"), float("-inf"), float("nan")):
+        with pytest.raises(ValueError):
+            format_number(value, like)

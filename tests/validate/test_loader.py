@@ -78,9 +78,10 @@ def test_depth_limit_is_exact() -> None:
 def test_unreadable_path(tmp_path: Path) -> None:
     with pytest.raises(LoadError) as caught:
         load_json(tmp_path)
-    assert caught.value.diagnostics[0].code == "RLKL111"
-    with pytest.raises(LoadError):
+    assert caught.value.diagnostics[0].code == "RLKL112"  # a folder: not a regular file
+    with pytest.raises(LoadError) as caught:
         load_json(tmp_path / "missing.json")
+    assert caught.value.diagnostics[0].code == "RLKL111"
 
 
 def test_utf8_error_reports_line_and_column() -> None:
@@ -136,3 +137,18 @@ def test_overlong_integer_is_a_located_syntax_error() -> None:
         parse_json(raw, Path("x.json"))
     (diagnostic,) = caught.value.diagnostics
     assert (diagnostic.code, diagnostic.line, diagnostic.column) == ("RLKL105", 1, 7)
+
+
+def test_only_regular_files_are_read(tmp_path: Path) -> None:
+    folder = tmp_path / "lesson.json"
+    folder.mkdir()
+    with pytest.raises(LoadError) as caught:
+        load_json(folder)
+    (problem,) = caught.value.diagnostics
+    assert problem.code == "RLKL112" and "a folder" in problem.message
+
+
+def test_a_device_is_not_read_to_the_limit(tmp_path: Path) -> None:
+    with pytest.raises(LoadError) as caught:
+        load_json(Path("/dev/zero"))
+    assert [d.code for d in caught.value.diagnostics] == ["RLKL112"]
