@@ -17,7 +17,14 @@ from rlkl.core._arrays import PROB_SUM_ATOL, FloatArray, FloatOrArray
 from rlkl.core.advantages import gae
 from rlkl.core.distributions import entropy, kl_divergence, log_softmax, softmax
 from rlkl.core.dpo import dpo_implicit_reward, dpo_loss
-from rlkl.core.group import grpo_advantages, rloo_advantages
+from rlkl.core.group import (
+    GroupBaseline,
+    expected_group_grad,
+    group_grad_variance,
+    group_reinforce_grad,
+    grpo_advantages,
+    rloo_advantages,
+)
 from rlkl.core.policy_gradient import (
     Baseline,
     expected_reinforce_grad,
@@ -47,6 +54,7 @@ __all__ = [
     "ClipFractionDefinition",
     "FloatArray",
     "FloatOrArray",
+    "GroupBaseline",
     "KLEstimator",
     "adaptive_kl_beta",
     "approx_kl",
@@ -54,8 +62,11 @@ __all__ = [
     "dpo_implicit_reward",
     "dpo_loss",
     "entropy",
+    "expected_group_grad",
     "expected_reinforce_grad",
     "gae",
+    "group_grad_variance",
+    "group_reinforce_grad",
     "grpo_advantages",
     "kl_controller_proportional",
     "kl_divergence",

@@ -16,12 +16,30 @@ Critical Perspective" (2025), https://arxiv.org/abs/2503.20783 .
 
 from __future__ import annotations
 
+import itertools
+from typing import Literal
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rlkl.core._arrays import FloatArray, finite, nonnegative_scalar
+from rlkl.core._arrays import FloatArray, finite, nonnegative_scalar, out
+from rlkl.core.distributions import softmax
 
-__all__ = ["grpo_advantages", "rloo_advantages"]
+__all__ = [
+    "GroupBaseline",
+    "expected_group_grad",
+    "group_grad_variance",
+    "group_reinforce_grad",
+    "grpo_advantages",
+    "rloo_advantages",
+]
+
+GroupBaseline = Literal["rloo", "mean", "exact", "none"]
+"""Baseline of each sample in a group: ``"rloo"`` the mean reward of the *other* samples;
+``"mean"`` the group mean including the sample itself (biased); ``"exact"`` Σ π r; ``"none"`` 0."""
+
+MAX_GROUPS = 1_000_000
+"""Largest number of groups (K^k) the exact moments enumerate."""
 
 GRPO_STD_EPS = 1e-4
 """Default ε added to the group std, as TRL's ``GRPOTrainer`` does."""
@@ -123,3 +141,145 @@ def grpo_advantages(
     with np.errstate(invalid="ignore", divide="ignore"):
         adv: FloatArray = np.where(centred == 0.0, 0.0, centred / (std + e))
     return adv
+
+
+def _policy_1d(logits: ArrayLike, rewards: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    pi = softmax(logits)
+    r = finite(rewards, "rewards")
+    if pi.ndim != 1 or r.ndim != 1 or r.shape != pi.shape:
+        raise ValueError("logits and rewards must be two vectors [K] of the same length")
+    if np.isinf(r).any():
+        raise ValueError("rewards contains an infinite entry")
+    return pi, r
+
+
+def _group_estimates(
+    pi: FloatArray, r: FloatArray, actions: np.ndarray, baseline: GroupBaseline
+) -> FloatArray:
+    """Estimates ``[..., K]`` for integer groups ``actions [..., k]``."""
+    k_actions = pi.shape[-1]
+    size = actions.shape[-1]
+    rewards = r[actions]  # [..., k]
+    if baseline == "rloo":
+        if size < 2:
+            raise ValueError("the leave-one-out baseline needs a group of at least 2 samples")
+        adv = rloo_advantages(rewards)
+    elif baseline == "mean":
+        adv = rewards - np.mean(rewards, axis=-1, keepdims=True)
+    elif baseline == "exact":
+        adv = rewards - float(np.sum(pi * r))
+    elif baseline == "none":
+        adv = rewards
+    else:
+        raise ValueError(f"baseline must be 'rloo', 'mean', 'exact' or 'none', got {baseline!r}")
+    score = np.eye(k_actions)[actions] - pi  # [..., k, K]: e_{a_i} − π
+    g: FloatArray = np.mean(score * adv[..., None], axis=-2)
+    return g
+
+
+def group_reinforce_grad(
+    logits: ArrayLike, rewards: ArrayLike, actions: ArrayLike, *, baseline: GroupBaseline = "rloo"
+) -> FloatArray:
+    r"""Score-function estimate of ∇_z J from one group of k sampled actions.
+
+    Equation (one prompt, k samples a_1…a_k ~ π, softmax policy over K actions)::
+
+        ĝ = (1/k) Σ_i (e_{a_i} − π) · (r(a_i) − b_i)
+
+    with b_i from ``baseline``: ``"rloo"`` (1/(k−1)) Σ_{j≠i} r(a_j) (Kool et al. 2019;
+    Ahmadian et al. 2024); ``"mean"`` (1/k) Σ_j r(a_j), which includes sample i and so is
+    biased, E[ĝ] = (k−1)/k · ∇J; ``"exact"`` Σ_a π(a) r(a); ``"none"`` 0.
+
+    Source: https://arxiv.org/abs/2402.14740 (§3.2).
+
+    Args:
+        logits: ``[K]``.
+        rewards: ``[K]``, the reward of each action.
+        actions: integer ``[..., k]``, each row one group.
+        baseline: see above (default ``"rloo"``).
+
+    Returns:
+        ``[..., K]`` float64 array.
+    """
+    pi, r = _policy_1d(logits, rewards)
+    act = np.asarray(actions)
+    if act.ndim == 0:
+        raise ValueError("actions must be a group [..., k] of action indices")
+    if act.dtype.kind == "f" and np.all(act == np.round(act)):
+        act = act.astype(np.int64)  # whole numbers written in a lesson arrive as floats
+    if not np.issubdtype(act.dtype, np.integer):
+        raise ValueError(f"actions must be integer, got dtype {act.dtype}")
+    if ((act < 0) | (act >= pi.shape[-1])).any():
+        raise ValueError(f"actions must lie in [0, {pi.shape[-1]})")
+    return _group_estimates(pi, r, act, baseline)
+
+
+def _all_groups(
+    logits: ArrayLike, rewards: ArrayLike, group_size: int, baseline: GroupBaseline
+) -> tuple[FloatArray, FloatArray]:
+    """(probability of every ordered group ``[G]``, its estimate ``[G, K]``)."""
+    pi, r = _policy_1d(logits, rewards)
+    k = int(group_size)
+    if k != group_size or k < 1:
+        raise ValueError(f"group_size must be a positive integer, got {group_size!r}")
+    if pi.shape[-1] ** k > MAX_GROUPS:
+        raise ValueError(f"{pi.shape[-1]}^{k} groups is more than {MAX_GROUPS} to enumerate")
+    groups = np.array(list(itertools.product(range(pi.shape[-1]), repeat=k)), dtype=np.int64)
+    prob: FloatArray = np.prod(pi[groups], axis=-1)
+    return prob, _group_estimates(pi, r, groups, baseline)
+
+
+def expected_group_grad(
+    logits: ArrayLike, rewards: ArrayLike, group_size: int, *, baseline: GroupBaseline
+) -> FloatArray:
+    r"""Exact expectation of :func:`group_reinforce_grad` over all K^k groups of i.i.d. actions.
+
+    Equation::
+
+        E[ĝ] = Σ_{a_1…a_k} Π_i π(a_i) · ĝ(a_1…a_k)
+
+    enumerated, not sampled. Equals :func:`policy_gradient` for ``"rloo"``, ``"exact"`` and
+    ``"none"`` (unbiased) and (k−1)/k times it for ``"mean"``.
+
+    Source: https://arxiv.org/abs/2402.14740 (§3.2); Kool et al. (2019),
+    https://openreview.net/forum?id=r1lgTGL5DE .
+
+    Args:
+        logits: ``[K]``.
+        rewards: ``[K]``.
+        group_size: k ≥ 1 (≥ 2 for ``"rloo"``), with K^k at most a million.
+        baseline: as in :func:`group_reinforce_grad`.
+
+    Returns:
+        ``[K]`` float64 array.
+    """
+    prob, g = _all_groups(logits, rewards, group_size, baseline)
+    e: FloatArray = np.sum(prob[:, None] * g, axis=0)
+    return e
+
+
+def group_grad_variance(
+    logits: ArrayLike, rewards: ArrayLike, group_size: int, *, baseline: GroupBaseline
+) -> np.float64:
+    r"""Exact total variance of :func:`group_reinforce_grad` over all K^k groups.
+
+    Definition (pinned, as :func:`reinforce_grad_variance`): the trace of the covariance of
+    the vector estimate, E‖ĝ − E[ĝ]‖², enumerated over every ordered group. For
+    ``"exact"`` and ``"none"`` it is the single-sample variance divided by k.
+
+    Source: https://arxiv.org/abs/2402.14740 (§3.2).
+
+    Args:
+        logits: ``[K]``.
+        rewards: ``[K]``.
+        group_size: k, as in :func:`expected_group_grad`.
+        baseline: as in :func:`group_reinforce_grad`.
+
+    Returns:
+        ``numpy.float64``.
+    """
+    prob, g = _all_groups(logits, rewards, group_size, baseline)
+    mean = np.sum(prob[:, None] * g, axis=0)
+    total = np.sum(prob[:, None] * (g - mean) ** 2)
+    value: np.float64 = out(total)  # type: ignore[assignment]
+    return value

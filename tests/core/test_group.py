@@ -12,7 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from rlkl.core import grpo_advantages, policy_gradient, rloo_advantages, softmax
+from rlkl.core import (
+    expected_group_grad,
+    group_grad_variance,
+    group_reinforce_grad,
+    grpo_advantages,
+    policy_gradient,
+    rloo_advantages,
+    softmax,
+)
 
 TOL = 1e-12
 groups = st.integers(2, 8).flatmap(
@@ -125,3 +133,105 @@ def test_rloo_is_unbiased_by_exact_enumeration() -> None:
     np.testing.assert_allclose(expected, true, atol=1e-12, rtol=0)
     # the mean baseline that includes the sample is biased: it shrinks ∇J by (k−1)/k
     np.testing.assert_allclose(plain_mean, (k - 1) / k * true, atol=1e-12, rtol=0)
+
+
+# --- group estimates and their exact moments ---------------------------------------------
+
+Z = np.log([0.6, 0.4])
+R = [1.0, 0.0]
+
+
+def test_group_estimate_by_hand() -> None:
+    # left, right, left, left with r = [1, 0]: RLOO advantages [1/3, −1, 1/3, 1/3];
+    # ∇log π(left) = [0.4, −0.4], ∇log π(right) = [−0.6, 0.6]
+    # (3 · 1/3 · [0.4, −0.4] + (−1) · [−0.6, 0.6]) / 4 = [0.25, −0.25]
+    np.testing.assert_allclose(
+        group_reinforce_grad(Z, R, [0, 1, 0, 0]), [0.25, -0.25], atol=TOL, rtol=0
+    )
+    # exact baseline 0.6: (3 · 0.4 · [0.4, −0.4] + (−0.6) · [−0.6, 0.6]) / 4 = [0.21, −0.21]
+    np.testing.assert_allclose(
+        group_reinforce_grad(Z, R, [0, 1, 0, 0], baseline="exact"), [0.21, -0.21], atol=TOL, rtol=0
+    )
+    # group mean 0.75: (3 · 0.25 · [0.4, −0.4] + (−0.75) · [−0.6, 0.6]) / 4 = [0.1875, −0.1875]
+    np.testing.assert_allclose(
+        group_reinforce_grad(Z, R, [0, 1, 0, 0], baseline="mean"), [0.1875, -0.1875], atol=TOL
+    )
+    # actions written as whole floats (as a lesson expression passes them) are accepted
+    np.testing.assert_allclose(group_reinforce_grad(Z, R, [0.0, 1.0]), [0.5, -0.5], atol=TOL)
+
+
+def _moments_by_loop(logits: np.ndarray, rewards: list[float], k: int, baseline: str):  # type: ignore[no-untyped-def]
+    """Independent enumeration: a plain loop over groups with per-sample REINFORCE terms."""
+    pi = softmax(logits)
+    r = np.asarray(rewards)
+    estimates, weights = [], []
+    for draw in itertools.product(range(len(pi)), repeat=k):
+        rs = r[list(draw)]
+        g = np.zeros(len(pi))
+        for i, a in enumerate(draw):
+            others = np.delete(rs, i)
+            b = {
+                "rloo": others.mean() if k > 1 else 0.0,
+                "mean": rs.mean(),
+                "exact": float(pi @ r),
+                "none": 0.0,
+            }[baseline]
+            g += (np.eye(len(pi))[a] - pi) * (rs[i] - b) / k
+        estimates.append(g)
+        weights.append(float(np.prod(pi[list(draw)])))
+    est, w = np.array(estimates), np.array(weights)
+    mean = w @ est
+    return mean, float(w @ ((est - mean) ** 2).sum(axis=1))
+
+
+@pytest.mark.parametrize("baseline", ["rloo", "mean", "exact", "none"])
+@pytest.mark.parametrize(
+    ("logits", "rewards", "k"),
+    [(Z, R, 4), (Z, R, 2), (np.array([0.3, -0.5, 1.1]), [1.0, 0.0, 0.4], 3)],
+)
+def test_exact_moments_match_an_independent_loop(
+    baseline: str, logits: np.ndarray, rewards: list[float], k: int
+) -> None:
+    mean, var = _moments_by_loop(logits, rewards, k, baseline)
+    np.testing.assert_allclose(
+        expected_group_grad(logits, rewards, k, baseline=baseline),  # type: ignore[arg-type]
+        mean,
+        atol=1e-12,
+        rtol=0,
+    )
+    assert group_grad_variance(logits, rewards, k, baseline=baseline) == pytest.approx(  # type: ignore[arg-type]
+        var, abs=1e-12
+    )
+
+
+def test_moments_of_the_worked_example() -> None:
+    true = policy_gradient(Z, R)
+    np.testing.assert_allclose(expected_group_grad(Z, R, 4, baseline="rloo"), true, atol=TOL)
+    np.testing.assert_allclose(
+        expected_group_grad(Z, R, 4, baseline="mean"), 0.75 * true, atol=TOL, rtol=0
+    )
+    # exact / none: the single-sample variances 0.0192 / 0.0768 divided by k = 4
+    assert group_grad_variance(Z, R, 4, baseline="exact") == pytest.approx(0.0048, abs=TOL)
+    assert group_grad_variance(Z, R, 4, baseline="none") == pytest.approx(0.0192, abs=TOL)
+    assert group_grad_variance(Z, R, 4, baseline="rloo") == pytest.approx(0.024, abs=TOL)
+    # RLOO ignores a constant reward offset; no baseline does not
+    shifted = [2.0, 1.0]
+    assert group_grad_variance(Z, shifted, 4, baseline="rloo") == pytest.approx(0.024, abs=TOL)
+    assert group_grad_variance(Z, shifted, 4, baseline="none") > 0.2
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: group_reinforce_grad(Z, R, [0]), "at least 2"),
+        (lambda: group_reinforce_grad(Z, R, [0, 2]), "lie in"),
+        (lambda: group_reinforce_grad(Z, R, [0.5, 1.0]), "integer"),
+        (lambda: group_reinforce_grad(Z, R, [0, 1], baseline="x"), "baseline"),  # type: ignore[arg-type]
+        (lambda: group_reinforce_grad(Z, [1.0, 0.0, 2.0], [0, 1]), "same length"),
+        (lambda: expected_group_grad(Z, R, 0, baseline="none"), "positive integer"),
+        (lambda: group_grad_variance(Z, R, 40, baseline="none"), "enumerate"),
+    ],
+)
+def test_group_bad_input_is_a_value_error(call: object, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        call()  # type: ignore[operator]
