@@ -21,12 +21,12 @@ FAULTS = [
     # rloo advantage is group mean
     (
         "rloo-advantage-is-group-mean",
-        "A = [0.333,−1,0.333,0.333]",
-        "A = [0.333,−0.75,0.333,0.333]",
+        "A = [0.333,−1.000,0.333,0.333]",
+        "A = [0.333,−0.750,0.333,0.333]",
         "RLKL401",
         "/engineeringExample",
-        "−0.75,0.333,0.333]",
-        ["rloo_advantages([1, 0, 1, 1])", "not −0.75"],
+        "−0.750,0.333,0.333]",
+        ["rloo_advantages([1, 0, 1, 1])", "not −0.750"],
     ),
     # rloo variance wrong
     (

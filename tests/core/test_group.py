@@ -235,3 +235,41 @@ def test_moments_of_the_worked_example() -> None:
 def test_group_bad_input_is_a_value_error(call: object, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         call()  # type: ignore[operator]
+
+
+@given(
+    st.integers(2, 3).flatmap(
+        lambda n: st.tuples(
+            arrays(np.float64, n, elements=st.floats(-3, 3)),
+            arrays(np.float64, n, elements=st.floats(-5, 5)),
+        )
+    ),
+    st.integers(2, 4),
+    st.floats(-10, 10),
+)
+def test_group_baselines_properties(
+    case: tuple[np.ndarray, np.ndarray], k: int, offset: float
+) -> None:
+    """RLOO, exact and no baseline are unbiased for any policy and rewards; the group mean
+    keeps (k−1)/k of the gradient; RLOO's and the exact baseline's variances ignore a
+    constant reward offset; exact and no baseline average k independent single samples."""
+    logits, rewards = case
+    true = policy_gradient(logits, rewards)
+    for baseline in ("rloo", "exact", "none"):
+        np.testing.assert_allclose(
+            expected_group_grad(logits, rewards, k, baseline=baseline), true, atol=1e-9
+        )
+    np.testing.assert_allclose(
+        expected_group_grad(logits, rewards, k, baseline="mean"), (k - 1) / k * true, atol=1e-9
+    )
+    for baseline in ("rloo", "exact"):
+        assert group_grad_variance(logits, rewards + offset, k, baseline=baseline) == pytest.approx(
+            group_grad_variance(logits, rewards, k, baseline=baseline), rel=1e-6, abs=1e-9
+        )
+    from rlkl.core import reinforce_grad_variance
+
+    for baseline in ("exact", "none"):
+        single = reinforce_grad_variance(logits, rewards, baseline=baseline)
+        assert group_grad_variance(logits, rewards, k, baseline=baseline) == pytest.approx(
+            single / k, rel=1e-6, abs=1e-9
+        )
