@@ -270,6 +270,11 @@ class CatalogEntry(_Closed):
         title="Status",
         description="'published': a lesson file exists in the corpus; 'planned': not yet.")
     summary: Text | None = Field(None, title="Summary", description="One-line summary.")
+    branch: Slug | None = Field(
+        None, title="Branch", description="Curriculum branch id (a published lesson's own branch).")
+    subbranch: Text | None = Field(
+        None, title="Sub-branch",
+        description="Curriculum sub-branch: lessons in one sub-branch form a step of the path.")
 
 
 class Catalog(_Closed):

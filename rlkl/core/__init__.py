@@ -4,7 +4,8 @@ One module per concept (rlax style): :mod:`~rlkl.core.distributions` (softmax, e
 categorical KL), :mod:`~rlkl.core.ppo` (ratio, clipped objective and gradient, clip
 fraction, approximate KL, adaptive β), :mod:`~rlkl.core.policy_gradient` (exact and
 score-function gradients of a softmax policy, KL gradient, KL-regularised update) and
-:mod:`~rlkl.core.advantages` (GAE).
+:mod:`~rlkl.core.advantages` (GAE), :mod:`~rlkl.core.group` (RLOO and GRPO group
+baselines) and :mod:`~rlkl.core.dpo` (DPO's implicit reward and loss).
 
 Conventions for the whole package: float64 numpy; inputs broadcast with numpy rules;
 categories on the last axis; a 0-d result is a ``numpy.float64`` (a subclass of Python
@@ -15,6 +16,15 @@ pure: they never print, never mutate their inputs and keep no state.
 from rlkl.core._arrays import PROB_SUM_ATOL, FloatArray, FloatOrArray
 from rlkl.core.advantages import gae
 from rlkl.core.distributions import entropy, kl_divergence, log_softmax, softmax
+from rlkl.core.dpo import dpo_implicit_reward, dpo_loss
+from rlkl.core.group import (
+    GroupBaseline,
+    expected_group_grad,
+    group_grad_variance,
+    group_reinforce_grad,
+    grpo_advantages,
+    rloo_advantages,
+)
 from rlkl.core.policy_gradient import (
     Baseline,
     expected_reinforce_grad,
@@ -31,6 +41,7 @@ from rlkl.core.ppo import (
     adaptive_kl_beta,
     approx_kl,
     clip_fraction,
+    kl_controller_proportional,
     ppo_clip_grad,
     ppo_clip_objective,
     ppo_ratio,
@@ -45,13 +56,21 @@ __all__ = [
     "ClipFractionDefinition",
     "FloatArray",
     "FloatOrArray",
+    "GroupBaseline",
     "KLEstimator",
     "adaptive_kl_beta",
     "approx_kl",
     "clip_fraction",
+    "dpo_implicit_reward",
+    "dpo_loss",
     "entropy",
+    "expected_group_grad",
     "expected_reinforce_grad",
     "gae",
+    "group_grad_variance",
+    "group_reinforce_grad",
+    "grpo_advantages",
+    "kl_controller_proportional",
     "kl_divergence",
     "kl_grad",
     "kl_regularized_policy",
@@ -64,5 +83,6 @@ __all__ = [
     "reinforce_grad",
     "reinforce_grad_variance",
     "reinforce_step",
+    "rloo_advantages",
     "softmax",
 ]

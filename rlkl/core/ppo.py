@@ -37,6 +37,7 @@ __all__ = [
     "adaptive_kl_beta",
     "approx_kl",
     "clip_fraction",
+    "kl_controller_proportional",
     "ppo_clip_grad",
     "ppo_clip_objective",
     "ppo_ratio",
@@ -372,3 +373,86 @@ def adaptive_kl_beta(beta: ArrayLike, kl: ArrayLike, kl_target: ArrayLike) -> Fl
     if (t <= 0).any():
         raise ValueError("kl_target must be > 0")
     return out(np.where(d < t / 1.5, b / 2.0, np.where(d > t * 1.5, b * 2.0, b)))
+
+
+@overload
+def kl_controller_proportional(
+    beta: float,
+    kl: float,
+    target: float,
+    horizon_steps: float,
+    *,
+    n_steps: float,
+    clip: float = ...,
+) -> np.float64: ...
+@overload
+def kl_controller_proportional(
+    beta: ArrayLike,
+    kl: ArrayLike,
+    target: ArrayLike,
+    horizon_steps: float,
+    *,
+    n_steps: float,
+    clip: float = ...,
+) -> FloatOrArray: ...
+
+
+def kl_controller_proportional(
+    beta: ArrayLike,
+    kl: ArrayLike,
+    target: ArrayLike,
+    horizon_steps: float,
+    *,
+    n_steps: float,
+    clip: float = 0.2,
+) -> FloatOrArray:
+    r"""Ziegler et al.'s proportional (log-space) controller for the KL coefficient β.
+
+    Equation (Ziegler et al. 2019, §2.2, with K_β = n_steps / horizon_steps)::
+
+        e = clip(KL / KL_target − 1, −clip, +clip)
+        β ← β · (1 + e · n_steps / horizon_steps)
+
+    Unlike the PPO paper's halve/double rule (:func:`adaptive_kl_beta`), the step is
+    proportional to the relative error and bounded (±20% of the error, by default), so β
+    moves a little every update, by a factor near 1, and never jumps. ``n_steps`` is the
+    number of samples (episodes) in the update and ``horizon_steps`` the time constant: the
+    paper's K_β = 0.1 is n_steps/horizon_steps. This is also ``AdaptiveKLController`` in
+    OpenAI's ``lm-human-preferences`` and in TRL (``horizon=10000`` by default).
+
+    Source: https://arxiv.org/abs/1909.08593 (§2.2, "we dynamically adapt β with a log-space
+    proportional controller").
+
+    Args:
+        beta: current β ≥ 0, any shape.
+        kl: measured KL ≥ 0, broadcast.
+        target: KL_target > 0, broadcast.
+        horizon_steps: horizon > 0.
+        n_steps: samples in this update, ≥ 0 (with n_steps ≤ horizon_steps / clip, β stays ≥ 0).
+        clip: bound on the relative error, ≥ 0.
+
+    Returns:
+        the new β, broadcast shape; ``numpy.float64`` for scalar inputs.
+    """
+    b = finite(beta, "beta")
+    d = finite(kl, "kl")
+    t = finite(target, "target")
+    if (b < 0).any():
+        raise ValueError("beta must be >= 0")
+    if (d < 0).any():
+        raise ValueError("kl must be >= 0")
+    if (t <= 0).any() or np.isinf(t).any():
+        raise ValueError("target must be a finite number > 0")
+    h = float(horizon_steps)
+    if not (math.isfinite(h) and h > 0):
+        raise ValueError(f"horizon_steps must be a finite number > 0, got {horizon_steps!r}")
+    n = float(n_steps)
+    c = float(clip)
+    if not (math.isfinite(n) and n >= 0):
+        raise ValueError(f"n_steps must be a finite number >= 0, got {n_steps!r}")
+    if not (math.isfinite(c) and c >= 0):
+        raise ValueError(f"clip must be a finite number >= 0, got {clip!r}")
+    if n * c > h:
+        raise ValueError("n_steps * clip must not exceed horizon_steps (beta would turn negative)")
+    error = np.clip(d / t - 1.0, -c, c)
+    return out(b * (1.0 + error * n / h))

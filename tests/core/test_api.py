@@ -30,6 +30,14 @@ PUBLIC = {
     "reinforce_step": "(logits, rewards, ref_probs, *, lr, beta)",
     "kl_regularized_policy": "(rewards, ref_probs, *, beta)",
     "gae": "(rewards, values, next_values, terminated, truncated, *, gamma, lam)",
+    "rloo_advantages": "(rewards, axis=-1)",
+    "grpo_advantages": "(rewards, *, normalize_std=True, eps=0.0001, ddof=1, axis=-1)",
+    "group_reinforce_grad": "(logits, rewards, actions, *, baseline='rloo')",
+    "expected_group_grad": "(logits, rewards, group_size, *, baseline)",
+    "group_grad_variance": "(logits, rewards, group_size, *, baseline)",
+    "kl_controller_proportional": "(beta, kl, target, horizon_steps, *, n_steps, clip=0.2)",
+    "dpo_implicit_reward": "(logp, ref_logp, *, beta)",
+    "dpo_loss": "(logp_chosen, logp_rejected, ref_logp_chosen, ref_logp_rejected, *, beta)",
 }
 
 
@@ -67,6 +75,9 @@ def test_all_is_exactly_what_is_exported() -> None:
         core.kl_divergence([0.7, 0.3], [0.5, 0.5]),
         core.entropy([0.7, 0.3]),
         core.reinforce_grad_variance([0.0, 0.0], [1.0, 0.0], baseline="none"),
+        core.kl_controller_proportional(0.1, 0.03, 0.02, 100.0, n_steps=10.0),
+        core.dpo_implicit_reward(-1.0, -2.0, beta=0.5),
+        core.dpo_loss(-1.0, -2.0, -1.5, -1.5, beta=0.1),
     ],
 )
 def test_scalars_in_give_numpy_float64_which_is_a_python_float(value: object) -> None:

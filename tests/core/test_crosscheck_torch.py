@@ -202,3 +202,46 @@ def test_reinforce_step_matches_autograd_of_regularised_objective(
     np.testing.assert_allclose(
         reinforce_step(z, r, ref, lr=0.1, beta=beta), expected, rtol=1e-10, atol=1e-12
     )
+
+
+# --- group advantages and DPO (torch as the independent implementation) -----------------
+
+
+@given(st.integers(2, 8).flatmap(lambda k: st.lists(st.floats(-10, 10), min_size=k, max_size=k)))
+@settings(max_examples=50)
+def test_grpo_matches_trl_torch_formula(rewards: list[float]) -> None:
+    """TRL: (r − mean) / (r.std(dim) + 1e-4) with torch's default (unbiased) std."""
+    from rlkl.core import grpo_advantages
+
+    r = t(rewards).view(1, -1)
+    ref = (r - r.mean(dim=1, keepdim=True)) / (r.std(dim=1, keepdim=True) + 1e-4)
+    np.testing.assert_allclose(grpo_advantages(rewards), ref.numpy()[0], atol=1e-9, rtol=1e-9)
+
+
+@given(
+    st.lists(st.floats(-30, 0), min_size=4, max_size=4),
+    st.floats(0.01, 5.0),
+)
+@settings(max_examples=50)
+def test_dpo_loss_matches_torch_logsigmoid(logps: list[float], beta: float) -> None:
+    """The DPO paper's reference form: −logsigmoid(β·((π_w − ref_w) − (π_l − ref_l)))."""
+    from rlkl.core import dpo_loss
+
+    w, lo, rw, rl = (t(x) for x in logps)
+    ref = -torch.nn.functional.logsigmoid(beta * ((w - rw) - (lo - rl)))
+    assert dpo_loss(*logps, beta=beta) == pytest.approx(float(ref), rel=1e-12, abs=1e-12)
+
+
+def test_dpo_loss_gradient_matches_autograd() -> None:
+    """∂L/∂log π(y_w) = −β·σ(−m), from torch autograd."""
+    from rlkl.core import dpo_loss
+
+    w = torch.tensor(-1.0, dtype=torch.float64, requires_grad=True)
+    loss = -torch.nn.functional.logsigmoid(0.1 * ((w - (-1.5)) - (-2.0 - (-1.5))))
+    loss.backward()
+    assert w.grad is not None
+    h = 1e-6
+    up = dpo_loss(-1.0 + h, -2.0, -1.5, -1.5, beta=0.1)
+    down = dpo_loss(-1.0 - h, -2.0, -1.5, -1.5, beta=0.1)
+    fd = (up - down) / (2 * h)
+    assert fd == pytest.approx(float(w.grad), abs=1e-9)
