@@ -19,7 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rlkl.claims.bindings import FILENAME as BINDINGS_FILE
+from rlkl.claims.fixtures import FILENAME as FIXTURES_FILE
 from rlkl.core.version import CORE_VERSION
+from rlkl.corpus import LESSON_FILE
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import MAX_BYTES, LoadError, read_regular
 
@@ -60,7 +63,7 @@ def lesson_key(lesson: Path, display: str, core_version: str = CORE_VERSION) -> 
     digest = hashlib.sha256()
     for part in (_FORMAT, core_version, code_fingerprint(), display, str(lesson)):
         digest.update(part.encode("utf-8") + b"\0")
-    for name in ("lesson.json", "claims.yaml", "fixtures.json"):
+    for name in (LESSON_FILE, BINDINGS_FILE, FIXTURES_FILE):
         digest.update(_bytes(lesson.with_name(name)))
     return digest.hexdigest()
 

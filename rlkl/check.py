@@ -275,17 +275,28 @@ def check_paths(
     return result
 
 
-def _check_one(
-    result: CheckResult, file: LessonFile, freshness: bool, cache: Cache | None, key: str
-) -> None:
-    """Check one lesson into ``result`` (the serial path)."""
+def check_lesson(
+    file: LessonFile, *, freshness: bool = True
+) -> tuple[LessonRun | None, Diagnostic | None]:
+    """The claims of one validated lesson (and, with ``freshness``, its fixture changes);
+    or the RLKL901 diagnostic when a stage raised on it."""
     try:
         run = _run_lesson(file)
         if run is not None and freshness and not run.bindings_broken:
             run.changes, found = compare_fixtures(run)
             run.problems.extend(found)
     except Exception as error:  # any stage failure is reported at its lesson
-        result.diagnostics.append(internal_error(file.path, error))
+        return None, internal_error(file.path, error)
+    return run, None
+
+
+def _check_one(
+    result: CheckResult, file: LessonFile, freshness: bool, cache: Cache | None, key: str
+) -> None:
+    """Check one lesson into ``result`` (the serial path)."""
+    run, error = check_lesson(file, freshness=freshness)
+    if error is not None:
+        result.diagnostics.append(error)
         result.failed += 1
         return
     if run is not None:

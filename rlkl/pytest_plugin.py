@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from rlkl.check import CheckResult, check_paths
+from rlkl.check import CheckResult, check_lesson
 from rlkl.claims.bindings import FILENAME as BINDINGS
 from rlkl.claims.changes import Change, Status, message
 from rlkl.claims.fixtures import FILENAME
@@ -33,7 +33,7 @@ from rlkl.claims.source import locate
 from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import display_path
-from rlkl.validate import find_catalog
+from rlkl.validate import ValidationResult, find_catalog, validate_paths
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -78,7 +78,7 @@ class ClaimFailure(Exception):
     """Raised by an item; carries the diagnostics to show."""
 
 
-_CORPUS_RESULTS = pytest.StashKey[dict[Path, CheckResult]]()
+_VALIDATIONS = pytest.StashKey[dict[Path, ValidationResult]]()
 
 
 class LessonFixtures(pytest.File):
@@ -86,22 +86,26 @@ class LessonFixtures(pytest.File):
 
     @cached_property
     def result(self) -> CheckResult:
-        """This lesson's part of one check of its whole corpus (run once per process: a
-        lesson's corpus rules need every lesson, and 1,000 lessons must not mean 1,000
-        corpus reads)."""
+        """This lesson checked as ``rlkl check`` checks it within its corpus. The corpus is
+        validated once per process (its rules need every lesson); the claims of a lesson are
+        checked only where its items run (so ``-n 2`` splits that work)."""
         lesson = (self.path.parent / LESSON).resolve()
         catalog = find_catalog(lesson)
         root = catalog.parent if catalog is not None else lesson.parent
-        results = self.config.stash.setdefault(_CORPUS_RESULTS, {})
-        if root not in results:
-            results[root] = check_paths([root])
-        corpus: CheckResult = results[root]
+        validations = self.config.stash.setdefault(_VALIDATIONS, {})
+        if root not in validations:
+            validations[root] = validate_paths([root])
+        validation: ValidationResult = validations[root]
         own = {display_path(lesson.with_name(name)) for name in (LESSON, FILENAME, BINDINGS)}
-        return CheckResult(
-            corpus.validation,
-            [run for run in corpus.lessons if run.file.path.resolve() == lesson],
-            [d for d in corpus.diagnostics if d.file in own],
-        )
+        diagnostics = [d for d in validation.diagnostics if d.file in own]
+        runs = []
+        for file in validation.files:
+            if file.path.resolve() == lesson:
+                run, error = check_lesson(file)
+                diagnostics.extend([error] if error else run.problems if run else [])
+                runs.extend([run] if run else [])
+        diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
+        return CheckResult(validation, runs, diagnostics)
 
     def collect(self) -> Iterator[pytest.Item]:
         try:

@@ -20,7 +20,7 @@ Record shape (stable; the site relies on it):
     ``claim``, ``exempt`` or ``fixtures`` (a fact about the whole file).
 ``id``
     the claim id; for an exempt number ``exempt:<pointer>@<start>``; for the file ``core``,
-    ``lesson`` or ``fixtures.json``.
+    ``lesson``, ``format`` or ``file`` (missing).
 ``verdict`` / ``exempt``
     the fresh record (None when orphaned or file-level).
 ``index``
@@ -178,7 +178,7 @@ def compare(
         if not fresh["claims"] and not fresh["exempt"]:
             return ()  # nothing to record: a lesson without numbers needs no fixtures
         count = len(fresh["claims"])
-        return (Change(Status.MISSING, "fixtures", "fixtures.json", computed=count),)
+        return (Change(Status.MISSING, "fixtures", "file", computed=count),)
     recorded_claims = list(committed.get("claims", []))
     old = {c["id"]: (i, c) for i, c in enumerate(recorded_claims)}
     changes = [

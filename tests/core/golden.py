@@ -19,7 +19,9 @@ from rlkl.claims import functions
 
 GOLDEN = Path(__file__).with_name("golden.json")
 
-# function name -> calls (args, kwargs); a name missing from rlkl.core is skipped.
+# function name -> calls (args, kwargs); a name missing from rlkl.core is skipped (the
+# group, DPO and controller functions come from the lessons branch; golden.json already holds
+# their outputs, recorded on a merge of both branches).
 CALLS: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "softmax": [(([1.0, 2.0, 0.5],), {})],
     "log_softmax": [(([1.0, 2.0, 0.5],), {})],
@@ -54,6 +56,9 @@ CALLS: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
     ],
     "rloo_advantages": [(([1.0, 0.0, 0.5, 0.25],), {})],
     "grpo_advantages": [(([1.0, 0.0, 0.5, 0.25],), {})],
+    "group_reinforce_grad": [(([0.2, -0.1], [1.0, 0.0], [0, 1, 0]), {})],
+    "expected_group_grad": [(([0.2, -0.1], [1.0, 0.0], 3), {"baseline": "rloo"})],
+    "group_grad_variance": [(([0.2, -0.1], [1.0, 0.0], 3), {"baseline": "mean"})],
     "dpo_implicit_reward": [((-1.0, -1.5), {"beta": 0.1})],
     "dpo_loss": [((-1.0, -2.0, -1.5, -1.5), {"beta": 0.1})],
     "kl_controller_proportional": [((0.1, 0.02, 0.01, 1000.0), {"n_steps": 64.0})],
