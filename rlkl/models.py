@@ -194,6 +194,11 @@ class Lesson(_Closed):
 
     model_config = ConfigDict(title="rlkl lesson")
 
+    schema_: str | None = Field(
+        None, alias="$schema", title="JSON Schema",
+        description="The lesson schema this file follows, for editor completion and hover "
+        "docs (a relative path or URL); rlkl itself ignores it.",
+        examples=["../../schema/lesson.schema.json"])
     id: Slug = Field(title="Id", description="Lesson id; equals the lesson's folder name.")
     name: Text = Field(title="Name", description="Title of the lesson.")
     shortName: Text | None = Field(None, title="Short name", description="Short title.")
@@ -277,6 +282,10 @@ class Catalog(_Closed):
 
     model_config = ConfigDict(title="rlkl lesson catalog")
 
+    schema_: str | None = Field(
+        None, alias="$schema", title="JSON Schema",
+        description="The catalog schema this file follows, for editor completion; rlkl "
+        "ignores it.", examples=["../schema/catalog.schema.json"])
     lessons: list[CatalogEntry] = Field(
         title="Lessons", description="Every lesson id a reference may name.")
 

@@ -80,6 +80,19 @@ class Quiz:
     distractors: dict[int, tuple[str, Located]]
 
 
+@dataclass(frozen=True)
+class EquationBinding:
+    """How one relation of a ``science[].equation`` is checked (or why it is exempt)."""
+
+    pointer: str  # /science/N/equation
+    relation: str | None  # its left-hand side as written; None: the whole equation
+    expression: str | None  # what it must equal, over the equation's symbols
+    grid: dict[str, list[Any]]
+    worked: dict[str, str]  # symbol -> lesson quantity
+    exempt: str | None  # the reason, when exempt
+    where: Located
+
+
 @dataclass
 class Bindings:
     """A parsed, schema-valid ``claims.yaml`` with the position of everything in it."""
@@ -90,6 +103,7 @@ class Bindings:
     exemptions: list[Exemption] = field(default_factory=list)
     quiz: Quiz | None = None
     lesson: str | None = None
+    equations: list[EquationBinding] = field(default_factory=list)
 
     def diagnostic(self, at: Located, code: str, message: str) -> Diagnostic:
         return Diagnostic(self.display, at.line, at.column, at.pointer, code, message)
@@ -367,6 +381,18 @@ def load_bindings(path: Path) -> Bindings:
                 int(k): (v, _at(root, ["quiz", "distractors", k]))
                 for k, v in quiz.get("distractors", {}).items()
             },
+        )
+    for i, entry in enumerate(data.get("equations", [])):
+        bindings.equations.append(
+            EquationBinding(
+                pointer=entry["in"],
+                relation=entry.get("relation"),
+                expression=entry.get("is"),
+                grid=entry.get("grid", {}),
+                worked=entry.get("worked", {}),
+                exempt=entry.get("exempt"),
+                where=_at(root, ["equations", i]),
+            )
         )
     errors = _semantic_errors(bindings)
     if errors:

@@ -26,6 +26,7 @@ from rlkl.claims.scanner import Mention, scan
 from rlkl.claims.source import line_column, mention_range
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document
+from rlkl.scaffold import placeholders
 
 
 @dataclass(frozen=True)
@@ -304,6 +305,7 @@ class Extraction:
         forms.check_core_calls(self)
         quiz.check_quiz(self)
         self.apply_exemptions()
+        self.out.diagnostics += placeholders(self.document)  # what `rlkl new` left to write
         if self.want_coverage:
             self.coverage()
         self.out.diagnostics = list(dict.fromkeys(self.out.diagnostics))  # one report per fact
