@@ -20,6 +20,7 @@ import numpy as np
 
 from rlkl.claims import expr, forms, matching, quiz
 from rlkl.claims.bindings import Bindings, Located
+from rlkl.claims.equations import EquationRecord, check_equations
 from rlkl.claims.fields import prose_strings
 from rlkl.claims.precision import agrees, describe, show
 from rlkl.claims.scanner import Mention, scan
@@ -66,6 +67,8 @@ class LessonClaims:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # output mention -> computed value, for ``regen --fix``
     rewrites: dict[tuple[str, int], float] = field(default_factory=dict)
+    # one record per relation of every science[].equation (rlkl.claims.equations)
+    equations: list[EquationRecord] = field(default_factory=list)
 
 
 def _value(slot: matching.SlotMatch) -> Any:
@@ -306,6 +309,8 @@ class Extraction:
         quiz.check_quiz(self)
         self.apply_exemptions()
         self.out.diagnostics += placeholders(self.document)  # what `rlkl new` left to write
+        self.out.equations, found = check_equations(self.document, self.bindings, self.env)
+        self.out.diagnostics += found
         if self.want_coverage:
             self.coverage()
         self.out.diagnostics = list(dict.fromkeys(self.out.diagnostics))  # one report per fact
