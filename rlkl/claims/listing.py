@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rlkl.claims.pipeline import CheckResult
+from rlkl.claims.pipeline import CheckResult, LessonRun
 from rlkl.claims.source import line_column, mention_range
 
 # status: how the number is accounted for
@@ -74,4 +74,25 @@ def mention_rows(result: CheckResult) -> list[MentionRow]:
                     reasons.get(mention.key, ""),
                 )
             )
+        rows.extend(equation_rows(run))
+    return rows
+
+
+_EQUATION_STATUS = {"verified": VERIFIED, "exempt": EXEMPT, "UNBOUND": UNACCOUNTED}
+
+
+def equation_rows(run: LessonRun) -> list[MentionRow]:
+    """One row per relation of the lesson's equations (:mod:`rlkl.claims.equations`)."""
+    rows = []
+    for record in run.claims.equations:
+        line, column = run.document.locate(record.pointer)
+        status = _EQUATION_STATUS.get(record.status, FAILED)
+        role = "equation" + (f" = {record.detail}" if status == VERIFIED else "")
+        reason = record.detail if status in (EXEMPT, FAILED) else ""
+        rows.append(
+            MentionRow(
+                run.document.display, line, column, record.pointer, record.relation, role,
+                status, reason,
+            )
+        )
     return rows

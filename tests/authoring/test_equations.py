@@ -191,3 +191,21 @@ def test_a_grid_the_core_rejects_is_reported(tmp_path: Path) -> None:
     _edit(root / SEED / "claims.yaml", "q: [[0.5, 0.5], [0.9, 0.1]", "q: [[0.5, 0.6], [0.9, 0.1]")
     found = [d for d in check_paths([root]).diagnostics if d.code == "RLKL434"]
     assert len(found) == 1 and "kl_divergence" in found[0].message
+
+
+def test_rlkl_claims_lists_equations_with_their_status(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rlkl.cli import main
+
+    root = _copy(tmp_path)
+    good = CliRunner().invoke(main, ["claims", str(root / SEED)])
+    assert good.exit_code == 0, good.output
+    rows = [line for line in good.output.splitlines() if "/science/0/equation" in line]
+    assert len(rows) == 3
+    assert "J_{clip}" in rows[0] and "verified" in rows[0] and "ppo_clip_objective" in rows[0]
+    _edit(root / SEED / "lesson.json", r"\\min(rA,", r"\\max(rA,")
+    bad = CliRunner().invoke(main, ["claims", str(root / SEED)])
+    assert bad.exit_code == 1
+    failed = [line for line in bad.output.splitlines() if "J_{clip}" in line and "FAILED" in line]
+    assert len(failed) == 1
