@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rlkl.claims.pipeline import CheckResult, LessonRun
+from rlkl.claims.pipeline import CheckResult
 from rlkl.claims.source import line_column, mention_range
 
 # status: how the number is accounted for
@@ -74,17 +74,18 @@ def mention_rows(result: CheckResult) -> list[MentionRow]:
                     reasons.get(mention.key, ""),
                 )
             )
-        rows.extend(equation_rows(run))
     return rows
 
 
 _EQUATION_STATUS = {"verified": VERIFIED, "exempt": EXEMPT, "UNBOUND": UNACCOUNTED}
 
 
-def equation_rows(run: LessonRun) -> list[MentionRow]:
-    """One row per relation of the lesson's equations (:mod:`rlkl.claims.equations`)."""
+def equation_rows(result: CheckResult) -> list[MentionRow]:
+    """One row per relation of every lesson's equations (:mod:`rlkl.claims.equations`); the
+    ``text`` is the relation's left-hand side."""
     rows = []
-    for record in run.claims.equations:
+    pairs = [(lesson, r) for lesson in result.lessons for r in lesson.claims.equations]
+    for run, record in pairs:
         line, column = run.document.locate(record.pointer)
         status = _EQUATION_STATUS.get(record.status, FAILED)
         role = "equation" + (f" = {record.detail}" if status == VERIFIED else "")

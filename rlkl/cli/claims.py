@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from rlkl.claims.listing import mention_rows
+from rlkl.claims.listing import equation_rows, mention_rows
 from rlkl.claims.pipeline import CheckResult, check_paths, regen_paths
 from rlkl.cli.options import format_option, paths_argument, paths_or_content, use_color
 from rlkl.diagnostics import Severity
@@ -103,11 +103,16 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
     """
     result = check_paths(paths_or_content(paths), freshness=False)
     rows = mention_rows(result)
+    equations = equation_rows(result)
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:  # say why a lesson has no rows (or failing ones), on stderr
         click.echo(render(errors, result.summary(), "text"), err=True, nl=False)
     if fmt == "json":
-        click.echo(json.dumps({"mentions": [r.to_json() for r in rows]}, ensure_ascii=False))
+        listing = {
+            "mentions": [r.to_json() for r in rows],
+            "equations": [r.to_json() for r in equations],
+        }
+        click.echo(json.dumps(listing, ensure_ascii=False))
     else:
         header = ("file:line:col", "pointer", "number", "status", "role")
         table = [header] + [
@@ -118,7 +123,7 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
                 r.status,
                 r.role + (f" ({r.reason})" if r.reason else ""),
             )
-            for r in rows
+            for r in rows + equations
         ]
         widths = [max(len(row[i]) for row in table) for i in range(4)]
         for row in table:
@@ -127,5 +132,5 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
                 + "  "
                 + row[4]
             )
-    failing = any(r.status in ("FAILED", "UNACCOUNTED") for r in rows)
+    failing = any(r.status in ("FAILED", "UNACCOUNTED") for r in rows + equations)
     sys.exit(1 if failing or errors else 0)
