@@ -48,6 +48,8 @@ from rlkl.loader import Document
 RTOL = 1e-9
 ATOL = 1e-12
 MAX_POINTS = 5000
+MAX_RELATION_CHARS = 300  # the Earley parser takes ~0.2 s per 10 fractions; bound its work
+MAX_HINTS = 20  # unbound relations whose symbols are read for the message, per lesson
 VERIFIED, FAILED, EXEMPT, UNREADABLE, UNBOUND = (
     "verified",
     "FAILED",
@@ -370,6 +372,10 @@ def _parse_cached(rhs: str) -> Parsed | EquationError:
 
 
 def _parse(rhs: str) -> Parsed:
+    if len(rhs) > MAX_RELATION_CHARS:
+        raise EquationError(
+            f"it is longer than {MAX_RELATION_CHARS} characters; split it into relations"
+        )
     reader = _Reader()
     converted = reader.convert(_strip_sizing(rhs))
     from sympy.parsing.latex import parse_latex  # lazily: sympy is slow to import
@@ -493,8 +499,10 @@ def _describe(relation: Relation) -> str:
     return f"`{relation.lhs} = {relation.rhs}`"
 
 
-def _unbound_message(pointer: str, relation: Relation) -> str:
+def _unbound_message(pointer: str, relation: Relation, read: bool) -> str:
     try:
+        if not read:
+            raise EquationError("too many unbound relations to read them all")
         symbols = ", ".join(parse_relation(relation.rhs).identifiers) or "none"
         hint = f"its symbols: {symbols}"
     except EquationError as error:
@@ -535,9 +543,9 @@ def check_equations(
             specific = [e for _, e in chosen if e.relation is not None] or [e for _, e in chosen]
             if not specific:
                 records.append(EquationRecord(pointer, relation.lhs, UNBOUND, ""))
-                diagnostics.append(
-                    document.diagnostic(pointer, "RLKL430", _unbound_message(pointer, relation))
-                )
+                read = sum(r.status == UNBOUND for r in records) <= MAX_HINTS
+                message = _unbound_message(pointer, relation, read)
+                diagnostics.append(document.diagnostic(pointer, "RLKL430", message))
                 continue
             entry = specific[0]
             if entry.exempt is not None:

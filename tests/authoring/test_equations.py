@@ -209,3 +209,8 @@ def test_rlkl_claims_lists_equations_with_their_status(tmp_path: Path) -> None:
     assert bad.exit_code == 1
     failed = [line for line in bad.output.splitlines() if "J_{clip}" in line and "FAILED" in line]
     assert len(failed) == 1
+
+
+def test_a_very_long_relation_is_refused_before_parsing() -> None:
+    with pytest.raises(EquationError, match="longer than"):
+        parse_relation("+".join([r"\frac{x}{y}"] * 40))
