@@ -624,10 +624,12 @@ def _check_one(
             )
         worked[symbol] = quantities[quantity]
     grid = {k: [_array(v) for v in values] for k, values in entry.grid.items() if k in needed}
+    size = math.prod(len(values) for values in grid.values())
+    if size > MAX_POINTS:
+        return failed(
+            FAILED, "RLKL433", f"the grid has {size} points; at most {MAX_POINTS}", at_binding=True
+        )
     points = _points(grid, {k: v for k, v in worked.items() if k in needed})
-    if len(points) > MAX_POINTS:
-        return failed(FAILED, "RLKL433", f"the grid has {len(points)} points; at most {MAX_POINTS}",
-                      at_binding=True)
     for point in points:
         try:
             want = expr.evaluate(tree, point)

@@ -214,3 +214,16 @@ def test_rlkl_claims_lists_equations_with_their_status(tmp_path: Path) -> None:
 def test_a_very_long_relation_is_refused_before_parsing() -> None:
     with pytest.raises(EquationError, match="longer than"):
         parse_relation("+".join([r"\frac{x}{y}"] * 40))
+
+
+def test_a_grid_too_large_is_refused_before_it_is_built(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    many = "[" + ", ".join(str(0.1 + i / 100) for i in range(50)) + "]"
+    _edit(
+        root / SEED / "claims.yaml",
+        "grid: {r: [0.5, 0.8, 0.9, 1.0, 1.1, 1.2, 1.4, 2.0], A: [-2, -0.5, 0.5, 2], "
+        "epsilon: [0.1, 0.2, 0.3]}",
+        f"grid: {{r: {many}, A: {many}, epsilon: {many}}}",
+    )
+    found = [d for d in check_paths([root]).diagnostics if d.code == "RLKL433"]
+    assert len(found) == 1 and "125000 points" in found[0].message
