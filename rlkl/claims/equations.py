@@ -121,18 +121,15 @@ class EquationRecord:
 # -- splitting and reading the LaTeX -----------------------------------------------------
 
 
-def _depth_walk(text: str) -> list[tuple[int, str, int]]:
-    """(index, char, bracket depth before it) for every character of ``text``."""
+def _depths(text: str) -> list[int]:
+    """The bracket depth before each character of ``text`` (``{([`` open, ``})]`` close)."""
     out, depth = [], 0
-    for index, char in enumerate(text):
-        if char in "{([":
-            out.append((index, char, depth))
-            depth += 1
-        elif char in "})]":
+    for char in text:
+        if char in "})]":
             depth = max(depth - 1, 0)
-            out.append((index, char, depth))
-        else:
-            out.append((index, char, depth))
+        out.append(depth)
+        if char in "{([":
+            depth += 1
     return out
 
 
@@ -144,22 +141,25 @@ def _strip_sizing(latex: str) -> str:
 def split_relations(latex: str) -> list[Relation]:
     r"""The relations of an equation string, in order (parts without ``=`` are skipped)."""
     text = _strip_sizing(latex)
-    parts, start, depth_of = [], 0, _depth_walk(text)
-    index = 0
+    depths = _depths(text)
+    parts, start, index = [], 0, 0
     while index < len(text):
-        depth = depth_of[index][2]
-        if depth == 0:
-            space = re.match(r"\\(quad|qquad)(?![a-zA-Z])|\\ |[,;:]", text[index:])
-            if space:
-                parts.append(text[start:index])
-                index += len(space.group(0))
-                start = index
-                continue
-        index += 1
+        separator = (
+            re.match(r"\\(quad|qquad)(?![a-zA-Z])|\\ |[,;:]", text[index:])
+            if depths[index] == 0
+            else None
+        )
+        if separator:
+            parts.append(text[start:index])
+            index += len(separator.group(0))
+            start = index
+        else:
+            index += 1
     parts.append(text[start:])
     relations = []
     for part in parts:
-        cuts = [m for m in _RELATIONS.finditer(part) if depth_of_part(part, m.start()) == 0]
+        part_depths = _depths(part)
+        cuts = [m for m in _RELATIONS.finditer(part) if part_depths[m.start()] == 0]
         if not cuts or cuts[0].group(0) != "=":
             continue
         end = cuts[1].start() if len(cuts) > 1 else len(part)
@@ -167,17 +167,6 @@ def split_relations(latex: str) -> list[Relation]:
         if lhs and rhs:
             relations.append(Relation(lhs, rhs))
     return relations
-
-
-def depth_of_part(text: str, offset: int) -> int:
-    """Bracket depth of ``text`` at ``offset``."""
-    depth = 0
-    for char in text[:offset]:
-        if char in "{([":
-            depth += 1
-        elif char in "})]":
-            depth = max(depth - 1, 0)
-    return depth
 
 
 def _group(text: str, start: int, opening: str, closing: str) -> int:
