@@ -9,6 +9,7 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 * ``RLKL4xx`` — numeric claims (coverage, verification).
 * ``RLKL5xx`` — fixtures (missing, stale, orphaned, drift).
 * ``RLKL6xx`` — authored claim bindings (``claims.yaml``).
+* ``RLKL9xx`` — the run itself (a stage that failed on a lesson, a write refused).
 
 ``RLKL43x`` are equations (:mod:`rlkl.claims.equations`), ``RLKL44x`` placeholders left by
 ``rlkl new`` (:mod:`rlkl.scaffold`).
@@ -425,6 +426,22 @@ CODES: dict[str, str] = {
         "quiz.distractors names the key or an option that does not exist",
         "quiz.distractors: {\"0\": ...} when option 0 is the key, or index 5 of 3 options",
         "name only the indexes of other, existing options",
+    ),
+    "RLKL614": Code(
+        "a sentence template has no number slot (only units, or none)",
+        "says: \"in {unit:unit}\" or a sentence without any {slot}",
+        "quote a sentence with at least one number slot ({name} or {name:list})",
+    ),
+    # RLKL9xx: the run itself.
+    "RLKL901": Code(
+        "rlkl failed on this lesson (an internal error); the other lessons were checked",
+        "a bug in rlkl met by an unusual lesson",
+        "report it with the lesson attached; meanwhile the other lessons' results stand",
+    ),
+    "RLKL902": Code(
+        "regen refused to write outside the corpus (a symlink leads out of it)",
+        "content/x/fixtures.json is a symbolic link to a file outside content/",
+        "replace the link by a regular file (or remove it) and run regen again",
     ),
 }
 

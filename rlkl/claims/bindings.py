@@ -169,6 +169,15 @@ def _semantic_errors(b: Bindings) -> list[Diagnostic]:
     errors: list[Diagnostic] = []
     templates = [c.template for c in b.claims] + [e.template for e in b.exemptions]
     for template in templates:
+        if all(kind == "unit" for _, kind in template.slots):
+            errors.append(
+                b.diagnostic(
+                    template.where,
+                    "RLKL614",
+                    f"the sentence {template.says!r} has no number slot; a template states "
+                    "at least one number ({name} or {name:list})",
+                )
+            )
         literal = _SLOT.sub(" ", template.says)
         if scan("", literal):
             errors.append(

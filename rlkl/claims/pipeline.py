@@ -15,8 +15,9 @@ from rlkl.claims.bindings import BindingsError, load_bindings
 from rlkl.claims.engine import LessonClaims, extract
 from rlkl.claims.scanner import format_number
 from rlkl.claims.source import encode_like, mention_range, splice
+from rlkl.corpus import CATALOG_FILE
 from rlkl.diagnostics import Diagnostic, Severity
-from rlkl.loader import Document
+from rlkl.loader import Document, display_path
 from rlkl.validate import LessonFile, ValidationResult, validate_paths
 
 MAX_FIX_ROUNDS = 5
@@ -45,16 +46,22 @@ class CheckResult:
     validation: ValidationResult
     lessons: list[LessonRun]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    failed: int = 0  # lessons on which a stage raised (each reported as RLKL901)
 
     def summary(self) -> dict[str, int]:
-        counts = self.validation.summary()
+        """Counts for reports. ``finished`` < ``lessons`` means some lesson was not checked."""
+        found = self.validation.summary()
         errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
-        counts["errors"] = errors
-        counts["warnings"] = len(self.diagnostics) - errors
-        counts["claims"] = sum(len(r.claims.verdicts) for r in self.lessons)
-        counts["verified"] = sum(v.ok for r in self.lessons for v in r.claims.verdicts)
-        counts["exempt"] = sum(len(r.claims.exempt) for r in self.lessons)
-        return counts
+        return {
+            "files": found["files"],
+            "lessons": found["lessons"],
+            "finished": found["lessons"] - self.failed,
+            "errors": errors,
+            "warnings": len(self.diagnostics) - errors,
+            "claims": sum(len(r.claims.verdicts) for r in self.lessons),
+            "verified": sum(v.ok for r in self.lessons for v in r.claims.verdicts),
+            "exempt": sum(len(r.claims.exempt) for r in self.lessons),
+        }
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -99,27 +106,54 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
     return LessonRun(file, file.document, claims, fixtures.build(claims), problems, broken)
 
 
+def _freshness(run: LessonRun) -> list[Diagnostic]:
+    """Compare the committed fixtures of one lesson with its fresh ones."""
+    if not run.fixture_path.is_file():
+        return fixtures.compare(run.claims, run.document, None, run.fixture_path, run.fixture)
+    committed, problems = fixtures.load(run.fixture_path)
+    if problems:
+        return problems
+    return fixtures.compare(run.claims, run.document, committed, run.fixture_path, run.fixture)
+
+
+def internal_error(path: Path, error: BaseException) -> Diagnostic:
+    """RLKL901 at a lesson on which a stage raised: reported, never a silent end of the run."""
+    return Diagnostic(
+        display_path(path),
+        1,
+        1,
+        "",
+        "RLKL901",
+        f"rlkl failed while checking this lesson ({type(error).__name__}: {error}); the "
+        "other lessons were checked. This is a bug in rlkl: please report it with this lesson",
+    )
+
+
 def check_paths(paths: Sequence[Path], *, freshness: bool = True) -> CheckResult:
-    """Validate, extract and verify claims, and (``freshness``) compare committed fixtures."""
+    """Validate, extract and verify claims, and (``freshness``) compare committed fixtures.
+
+    Every lesson found is finished or reported: a stage that raises on one lesson becomes an
+    RLKL901 error at that lesson and the loop goes on (an explicit loop, so no exception,
+    ``StopIteration`` included, can end it early).
+    """
     validation = validate_paths(paths)
-    runs = [run for run in map(_run_lesson, validation.files) if run is not None]
     diagnostics = list(validation.diagnostics)
-    for run in runs:
-        diagnostics.extend(run.problems)
-        if freshness and not run.bindings_broken:
-            committed: Document | None = None
-            problems: list[Diagnostic] = []
-            if run.fixture_path.is_file():
-                committed, problems = fixtures.load(run.fixture_path)
-            diagnostics.extend(problems)
-            if not problems:
-                diagnostics.extend(
-                    fixtures.compare(
-                        run.claims, run.document, committed, run.fixture_path, run.fixture
-                    )
-                )
+    runs: list[LessonRun] = []
+    failed = 0
+    for file in validation.files:
+        try:
+            run = _run_lesson(file)
+            if run is not None and freshness and not run.bindings_broken:
+                run.problems.extend(_freshness(run))
+        except Exception as error:  # any stage failure is reported at its lesson
+            diagnostics.append(internal_error(file.path, error))
+            failed += 1
+            continue
+        if run is not None:
+            runs.append(run)
+            diagnostics.extend(run.problems)
     diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
-    return CheckResult(validation, runs, diagnostics)
+    return CheckResult(validation, runs, diagnostics, failed)
 
 
 @dataclass
@@ -131,6 +165,7 @@ class RegenReport:
     removed: list[Path] = field(default_factory=list)
     fixed: dict[Path, int] = field(default_factory=dict)  # lesson -> numbers rewritten
     not_fixed: dict[Path, str] = field(default_factory=dict)  # lesson -> why --fix left it
+    refused: list[Diagnostic] = field(default_factory=list)  # writes outside the corpus (RLKL902)
 
 
 def _unfixable(run: LessonRun) -> str:
@@ -159,19 +194,55 @@ def _fix_lesson(run: LessonRun) -> int:
     return len(edits)
 
 
+def corpus_root(lesson: Path, asked: Sequence[Path]) -> Path:
+    """The folder regen may write in for ``lesson``: the nearest folder above it *as named*
+    (before symlinks are resolved) that holds the catalog, else the folder that was asked for."""
+    named = Path(os.path.abspath(lesson))
+    for folder in named.parents:
+        if (folder / CATALOG_FILE).is_file():
+            return folder
+    for path in map(os.path.abspath, asked):
+        if Path(path) in named.parents:
+            return Path(path)
+    return named.parent
+
+
+def owns(root: Path, target: Path) -> bool:
+    """Whether ``target``, with every symlink resolved, lies inside ``root`` (also resolved)."""
+    return target.resolve().is_relative_to(root.resolve())
+
+
+def _refusal(run: LessonRun, root: Path) -> Diagnostic | None:
+    """RLKL902 when the lesson's folder leads out of its corpus (regen then writes nothing)."""
+    if owns(root, run.fixture_path) and owns(root, run.file.path):
+        return None
+    return run.document.diagnostic(
+        "",
+        "RLKL902",
+        f"regen does not write here: {run.file.path.parent.as_posix()} resolves to "
+        f"{run.file.path.parent.resolve().as_posix()}, outside the corpus "
+        f"{root.as_posix()}; nothing was written or removed",
+    )
+
+
 def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenReport, CheckResult]:
     """Rewrite the fixtures (with ``fix``, also dependent prose numbers) of lessons under ``paths``.
 
-    Only files whose content changes are written, each atomically. A ``fixtures.json`` whose
-    folder has no lesson any more is removed; fixtures of lessons not under ``paths`` are
-    never touched. Returns what changed and a fresh check of the result.
+    Only files whose content changes are written, each atomically, and only inside the corpus
+    (symlinks resolved). The one file regen ever deletes is the ``fixtures.json`` beside a
+    lesson it just processed that has no claims left; fixtures of lessons not under ``paths``,
+    and any other file called ``fixtures.json``, are never touched. Returns what changed and a
+    fresh check of the result.
     """
     report = RegenReport()
     if fix:
         for _ in range(MAX_FIX_ROUNDS):
             changed = 0
             for run in check_paths(paths, freshness=False).lessons:
-                why = _unfixable(run)
+                why = _unfixable(run) or (
+                    "it lies outside the corpus" if _refusal(run, corpus_root(run.file.path, paths))
+                    else ""
+                )
                 if why:
                     report.not_fixed[run.file.path] = why
                     continue
@@ -183,10 +254,14 @@ def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenRepor
                 break
     result = check_paths(paths, freshness=False)
     for run in result.lessons:
+        refusal = _refusal(run, corpus_root(run.file.path, paths))
+        if refusal is not None:
+            report.refused.append(refusal)
+            continue
         text = fixtures.dumps(run.fixture)
         path = run.fixture_path
         if not run.fixture["claims"] and not run.fixture["exempt"]:
-            if path.exists():
+            if path.is_file():
                 path.unlink()
                 report.removed.append(path)
             continue
@@ -195,12 +270,11 @@ def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenRepor
         else:
             write_atomic(path, text)
             report.updated.append(path)
-    for folder in _folders(paths):
-        for stale in folder.rglob(fixtures.FILENAME):
-            if not stale.with_name("lesson.json").exists():
-                stale.unlink()
-                report.removed.append(stale)
-    return report, check_paths(paths)
+    final = check_paths(paths)
+    final.diagnostics = sorted(
+        [*final.diagnostics, *report.refused], key=lambda d: (d.file, d.line, d.column, d.code)
+    )
+    return report, final
 
 
 def _unchanged(path: Path, fixture: dict[str, object]) -> bool:
@@ -210,7 +284,3 @@ def _unchanged(path: Path, fixture: dict[str, object]) -> bool:
         return isinstance(committed, dict) and fixtures.equivalent(committed, dict(fixture))
     except (OSError, ValueError, TypeError, AttributeError, KeyError, RecursionError):
         return False  # unreadable or damaged: regen rewrites it
-
-
-def _folders(paths: Sequence[Path]) -> list[Path]:
-    return [p for p in paths if p.is_dir()]

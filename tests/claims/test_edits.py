@@ -97,18 +97,6 @@ def test_regen_is_idempotent_and_writes_only_changes(tmp_path: Path) -> None:
     assert not list(fixture.parent.glob(".*.tmp"))
 
 
-def test_regen_removes_fixture_of_deleted_lesson_only_under_its_paths(tmp_path: Path) -> None:
-    space = Workspace.copy(tmp_path)
-    ghost = space.root / "ghost-lesson"
-    ghost.mkdir()
-    (ghost / "fixtures.json").write_text("{}", encoding="utf-8")
-    report, _ = regen_paths([space.root / SEED])
-    assert (ghost / "fixtures.json").exists()
-    report, _ = regen_paths([space.root])
-    assert report.removed == [ghost / "fixtures.json"]
-    assert not (ghost / "fixtures.json").exists()
-
-
 def test_fix_refuses_to_choose_between_disagreeing_inputs(tmp_path: Path) -> None:
     space = Workspace.copy(tmp_path)
     space.edit("current probability 0.7", "current probability 0.8")  # only the first place

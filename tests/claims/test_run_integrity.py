@@ -1,0 +1,123 @@
+"""A run checks every lesson it finds, and regen writes only what it owns.
+
+Issue 8's first two defects: a stage that raised on one lesson silently ended the loop over
+the corpus (a false pass on every later lesson), and regen's stale-fixture sweep deleted
+``fixtures.json`` files in hidden and unrelated folders, or followed a symlinked lesson
+folder out of the corpus.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rlkl.claims import pipeline
+from rlkl.claims.pipeline import check_paths, regen_paths
+from rlkl.cli import main
+from tests.claims.helpers import CONTENT, SEED, Workspace
+
+LATER = "reinforce-baseline-kl"  # sorts after the seed lesson
+UNIT_ONLY = '  - {id: unit-only, in: /engineeringExample, says: "{u:unit}", holds: ["u > 1"]}\n'
+
+
+def _corpus(tmp_path: Path) -> Workspace:
+    return Workspace.copy(tmp_path, SEED, LATER)
+
+
+def _add_unit_only_claim(space: Workspace) -> None:
+    path = space.path(name="claims.yaml")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("\nclaims:\n", "\nclaims:\n" + UNIT_ONLY, 1), encoding="utf-8")
+
+
+def _run(*args: str) -> tuple[int, dict[str, object]]:
+    result = CliRunner().invoke(main, [*args, "--format", "json"])
+    return result.exit_code, json.loads(result.stdout)
+
+
+def test_a_template_of_only_unit_slots_does_not_end_the_run(tmp_path: Path) -> None:
+    space = _corpus(tmp_path)
+    _add_unit_only_claim(space)
+    space.edit("0.024989", "0.999999", lesson=LATER)
+    code, payload = _run("check", str(space.root))
+    diagnostics = payload["diagnostics"]
+    summary = payload["summary"]
+    assert code == 1
+    assert isinstance(diagnostics, list) and isinstance(summary, dict)
+    later = [d for d in diagnostics if LATER in d["file"] and d["code"] == "RLKL401"]
+    assert later, "the broken number in the later lesson must be reported"
+    assert summary["lessons"] == summary["finished"] == 2
+    # the authored template itself is reported where it is written
+    assert any(d["code"] == "RLKL614" and d["file"].endswith("claims.yaml") for d in diagnostics)
+
+
+def test_regen_processes_every_lesson_after_a_bad_template(tmp_path: Path) -> None:
+    space = _corpus(tmp_path)
+    _add_unit_only_claim(space)
+    fixture = space.path(LATER, "fixtures.json")
+    fixture.write_text(fixture.read_text(encoding="utf-8").replace("0.024989", "0.5"), "utf-8")
+    report, _ = regen_paths([space.root])
+    assert fixture in report.updated
+
+
+def test_a_stage_that_raises_is_a_located_error_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    space = _corpus(tmp_path)
+    real = pipeline.extract
+
+    def explode_on_seed(document, bindings, **kwargs):  # type: ignore[no-untyped-def]
+        if SEED in str(document.path):
+            raise StopIteration  # the very exception that used to end map() silently
+        return real(document, bindings, **kwargs)
+
+    monkeypatch.setattr(pipeline, "extract", explode_on_seed)
+    space.edit("0.024989", "0.999999", lesson=LATER)
+    result = check_paths([space.root])
+    internal = [d for d in result.diagnostics if d.code == "RLKL901"]
+    assert len(internal) == 1 and SEED in internal[0].file
+    assert "StopIteration" in internal[0].message
+    assert any(d.code == "RLKL401" and LATER in d.file for d in result.diagnostics)
+    summary = result.summary()
+    assert summary["lessons"] == 2 and summary["finished"] == 1 and summary["errors"] >= 2
+
+
+def test_regen_never_deletes_fixtures_it_does_not_own(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(CONTENT, project / "content")
+    strays = [
+        project / ".venv" / "lib" / "pkg" / "tests" / "fixtures.json",
+        project / "data" / "fixtures.json",
+        project / "content" / "ghost-lesson" / "fixtures.json",
+    ]
+    for stray in strays:
+        stray.parent.mkdir(parents=True)
+        stray.write_text('{"keep": true}\n', encoding="utf-8")
+    report, _ = regen_paths([project])
+    assert report.removed == []
+    for stray in strays:
+        assert stray.read_text(encoding="utf-8") == '{"keep": true}\n'
+
+
+def test_regen_does_not_follow_a_symlinked_lesson_folder_out_of_the_corpus(
+    tmp_path: Path,
+) -> None:
+    space = Workspace.copy(tmp_path)
+    outside = tmp_path / "outside" / "x"
+    shutil.copytree(space.root / SEED, outside)
+    (outside / "fixtures.json").unlink()
+    sub = outside / "sub"
+    sub.mkdir()
+    (sub / "fixtures.json").write_text('{"keep": true}\n', encoding="utf-8")
+    link = space.root / "x"
+    link.symlink_to(outside, target_is_directory=True)
+    before = sorted(p.relative_to(outside) for p in outside.rglob("*"))
+    report, result = regen_paths([link])
+    assert report.updated == [] and report.removed == []
+    assert sorted(p.relative_to(outside) for p in outside.rglob("*")) == before
+    assert (sub / "fixtures.json").read_text(encoding="utf-8") == '{"keep": true}\n'
+    assert any(d.code == "RLKL902" for d in result.diagnostics)
