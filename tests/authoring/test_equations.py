@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rlkl.claims.equations import (
+from rlkl.claims.latex import (
     EquationError,
     evaluate,
     parse_relation,
@@ -50,7 +50,7 @@ def _codes(result: CheckResult) -> list[tuple[str, str]]:
 def test_the_seed_equation_holds_three_relations() -> None:
     relations = split_relations(SEED_EQUATION)
     assert [r.lhs for r in relations] == ["J_{clip}", "r", r"D_{KL}(p\Vert q)"]
-    assert [parse_relation(r.rhs).identifiers for r in relations] == [
+    assert [list(parse_relation(r.rhs).identifiers) for r in relations] == [
         ["A", "epsilon", "r"],
         ["pi_old", "pi_theta"],
         ["p", "q"],
