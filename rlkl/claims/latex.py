@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from rlkl.claims import latex_cache
+
 MAX_RELATION_CHARS = 300  # the Earley parser takes ~0.2 s per 10 fractions; bound its work
 
 # A parsed right-hand side: ("num", value) | ("sym", identifier) | (operation, *operands) with
@@ -307,8 +309,8 @@ class _Reader:
 def parse_relation(rhs: str) -> Parsed:
     """Parse a right-hand side with sympy's Lark LaTeX parser, after mapping the notation.
 
-    Results are cached per process (the Earley parser takes a noticeable fraction of a second
-    per relation, and a relation's reading depends only on its text).
+    A relation's reading depends only on its text, so it is cached in the process and on disk
+    (:mod:`rlkl.claims.latex_cache`): sympy is imported only for relations not read before.
     """
     result = _parse_cached(rhs)
     if isinstance(result, EquationError):
@@ -318,10 +320,27 @@ def parse_relation(rhs: str) -> Parsed:
 
 @functools.lru_cache(maxsize=1024)
 def _parse_cached(rhs: str) -> Parsed | EquationError:
+    stored = latex_cache.lookup(rhs)
+    if stored is not None:
+        if "error" in stored:
+            return EquationError(stored["error"])
+        return Parsed(
+            stored["tree"], tuple(stored["identifiers"]), frozenset(stored["elements"])
+        )
     try:
-        return _parse(rhs)
+        parsed = _parse(rhs)
     except EquationError as error:
+        latex_cache.store(rhs, {"error": str(error)})
         return error
+    latex_cache.store(
+        rhs,
+        {
+            "tree": parsed.tree,
+            "identifiers": list(parsed.identifiers),
+            "elements": sorted(parsed.elements),
+        },
+    )
+    return parsed
 
 
 def _parse(rhs: str) -> Parsed:
