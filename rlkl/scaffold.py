@@ -194,7 +194,8 @@ def new_lesson(content: Path, lesson_id: str, *, title: str | None = None) -> Sc
     """Create lesson ``lesson_id`` under ``content``; raise :class:`ScaffoldError` to refuse.
 
     Refuses an id that is not a slug, an existing lesson folder, and an id the catalog already
-    publishes. Nothing is written when it refuses.
+    publishes; nothing is written when it refuses. A missing ``content`` folder is created
+    (its parent must exist), and so is a missing catalog.
     """
     if not re.fullmatch(SLUG_PATTERN, lesson_id) or len(lesson_id) > MAX_ID_LENGTH:
         raise ScaffoldError(
@@ -202,7 +203,9 @@ def new_lesson(content: Path, lesson_id: str, *, title: str | None = None) -> Sc
             f"hyphens (a slug such as gae-advantages), at most {MAX_ID_LENGTH} characters"
         )
     if not content.is_dir():
-        raise ScaffoldError(f"{content.as_posix()} is not a folder; create it or pass --content")
+        if content.exists() or not content.parent.is_dir():
+            raise ScaffoldError(f"{content.as_posix()} is not a folder; pass --content FOLDER")
+        content.mkdir()  # a first lesson in a new repository
     folder = content / lesson_id
     if folder.exists():
         raise ScaffoldError(f"{folder.as_posix()} already exists; choose another id")

@@ -37,6 +37,7 @@ from rlkl.loader import Document
 RTOL = 1e-9
 ATOL = 1e-12
 MAX_POINTS = 5000
+MAX_RELATIONS = 50  # per equation string
 MAX_HINTS = 20  # unbound relations whose symbols are read for the message, per lesson
 VERIFIED, FAILED, EXEMPT, UNREADABLE, UNBOUND = (
     "verified",
@@ -154,6 +155,14 @@ def check_equations(
     entries: Sequence[EquationBinding] = bindings.equations if bindings else []
     equations = dict(_equations(document.data))
     relations = {p: split_relations(latex) for p, latex in equations.items()}
+    for pointer, found in relations.items():
+        if len(found) > MAX_RELATIONS:
+            message = (
+                f"the equation holds {len(found)} relations; at most {MAX_RELATIONS} are read "
+                "(split it over several science entries)"
+            )
+            diagnostics.append(document.diagnostic(pointer, "RLKL432", message))
+            relations[pointer] = found[:MAX_RELATIONS]
     used: set[int] = set()
     for pointer, found in relations.items():
         for relation in found:

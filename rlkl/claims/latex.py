@@ -55,6 +55,7 @@ _PASS = {"frac", "log", "ln", "exp", "min", "max", "sqrt", "cdot", "times"}
 _RENAMED = {"tfrac": "frac", "dfrac": "frac", "varepsilon": "epsilon"}
 _DECORATIONS = {"hat", "tilde", "bar"}
 _SPACES = {"quad", "qquad"}
+_SEPARATOR = re.compile(r"\\(quad|qquad)(?![a-zA-Z])|\\ |[,;:]")
 _RELATIONS = re.compile(r"\\neq|\\ne(?![a-zA-Z])|\\approx|\\leq?|\\geq?|[<>=]")
 
 
@@ -110,11 +111,7 @@ def split_relations(latex: str) -> list[Relation]:
     depths = _depths(text)
     parts, start, index = [], 0, 0
     while index < len(text):
-        separator = (
-            re.match(r"\\(quad|qquad)(?![a-zA-Z])|\\ |[,;:]", text[index:])
-            if depths[index] == 0
-            else None
-        )
+        separator = _SEPARATOR.match(text, index) if depths[index] == 0 else None
         if separator:
             parts.append(text[start:index])
             index += len(separator.group(0))
@@ -360,7 +357,10 @@ def _parse(rhs: str) -> Parsed:
     if not hasattr(parsed, "free_symbols"):
         raise EquationError("it is ambiguous; put the summand or the argument in braces")
     names = {**reader.names, "Z_{q}": "", "Z_{n}": ""}
-    tree = _to_tree(parsed, names)
+    try:
+        tree = _to_tree(parsed, names)
+    except RecursionError:
+        raise EquationError("it is nested too deeply") from None
     used = sorted({names[str(symbol)] for symbol in parsed.free_symbols} - {""})
     return Parsed(tree, tuple(used), frozenset(reader.elements))
 

@@ -227,3 +227,13 @@ def test_a_grid_too_large_is_refused_before_it_is_built(tmp_path: Path) -> None:
     )
     found = [d for d in check_paths([root]).diagnostics if d.code == "RLKL433"]
     assert len(found) == 1 and "125000 points" in found[0].message
+
+
+def test_an_equation_with_too_many_relations_is_cut_short(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    many = ",".join(f"x_{{{i}}}=y" for i in range(5000))
+    _edit(root / SEED / "lesson.json", r'"equation":"J_{clip}=', f'"equation":"{many},J_{{clip}}=')
+    result = check_paths([root])
+    cut = [d for d in result.diagnostics if d.code == "RLKL432"]
+    assert len(cut) == 1 and "5003 relations" in cut[0].message
+    assert sum(d.code == "RLKL430" for d in result.diagnostics) == 50

@@ -145,3 +145,15 @@ def test_a_compact_catalog_gets_a_compact_entry() -> None:
     assert change == "added"
     assert new == ('{"lessons": [{"id": "a", "title": "A", "status": "planned"}, '
                    '{"id": "b", "title": "B", "status": "published"}]}\n')
+
+
+def test_a_first_lesson_creates_the_content_folder_and_catalog(tmp_path: Path) -> None:
+    code, output = _new("gae-advantages", "--content", str(tmp_path / "content"))
+    assert code == 0, output
+    catalog = json.loads((tmp_path / "content" / "catalog.json").read_text(encoding="utf-8"))
+    assert catalog == {
+        "lessons": [{"id": "gae-advantages", "title": "Gae advantages", "status": "published"}]
+    }
+    missing_parent = tmp_path / "nowhere" / "content"
+    code, output = _new("gae-advantages", "--content", str(missing_parent))
+    assert code == 2 and "is not a folder" in output
