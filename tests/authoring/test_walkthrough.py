@@ -2,7 +2,7 @@
 
 Every fenced block after a ``<!-- walkthrough: ... -->`` marker is a step: ``run`` blocks are
 run line by line with bash (``exits N``: the last line must exit N), ``write PATH`` blocks
-become that file. So the walkthrough cannot drift from what rlkl does.
+become that file, and ``expect PATH`` blocks must equal that file at that point. So the walkthrough cannot drift from what rlkl does.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
 def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
     steps = _steps()
     kinds = [kind.split()[0].rstrip(",") for kind, _, _ in steps]
-    assert kinds.count("run") >= 8 and kinds.count("write") >= 3
+    assert kinds.count("run") >= 8 and kinds.count("write") >= 3 and "expect" in kinds
     folder = tmp_path / "lessons"
     folder.mkdir()
     env = _env(tmp_path)
@@ -59,6 +59,10 @@ def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
             target = folder / kind.split(" ", 1)[1]
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(body, encoding="utf-8")
+            continue
+        if kind.startswith("expect "):
+            shown = (folder / kind.split(" ", 1)[1]).read_text(encoding="utf-8")
+            assert shown == body, f"the README shows {body!r}, rlkl wrote {shown!r}"
             continue
         if not kind.startswith("run"):
             continue
