@@ -2,7 +2,8 @@
 
 Every fenced block after a ``<!-- walkthrough: ... -->`` marker is a step: ``run`` blocks are
 run line by line with bash (``exits N``: the last line must exit N), ``write PATH`` blocks
-become that file, and ``expect PATH`` blocks must equal that file at that point. So the walkthrough cannot drift from what rlkl does.
+become that file, and ``expect PATH`` blocks must equal that file at that point. So the
+walkthrough cannot drift from what rlkl does.
 """
 
 from __future__ import annotations
