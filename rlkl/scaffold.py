@@ -171,6 +171,7 @@ def catalog_with(text: str, document: Document | None, entry: dict[str, str]) ->
     if not lessons:
         start, end = document.value_range("/lessons")
         inner = json.dumps([entry], indent=2, ensure_ascii=False)
+        inner = inner.replace("\n", "\n" + _indent_of(text, start))
         return text[:start] + inner + text[end:], "added"
     last_start, last_end = document.value_range(f"/lessons/{len(lessons) - 1}")
     last = text[last_start:last_end]

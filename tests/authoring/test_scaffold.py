@@ -157,3 +157,15 @@ def test_a_first_lesson_creates_the_content_folder_and_catalog(tmp_path: Path) -
     missing_parent = tmp_path / "nowhere" / "content"
     code, output = _new("gae-advantages", "--content", str(missing_parent))
     assert code == 2 and "is not a folder" in output
+
+
+def test_an_empty_catalog_gets_its_first_entry_indented() -> None:
+    from rlkl.loader import parse_json
+
+    text = '{\n  "lessons": []\n}\n'
+    document = parse_json(text.encode(), Path("catalog.json"))
+    new, _ = catalog_with(text, document, {"id": "b", "title": "B", "status": "published"})
+    assert new == (
+        '{\n  "lessons": [\n    {\n      "id": "b",\n      "title": "B",\n'
+        '      "status": "published"\n    }\n  ]\n}\n'
+    )
