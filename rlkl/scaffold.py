@@ -89,7 +89,9 @@ def lesson_skeleton(lesson_id: str, title: str, schema: str) -> dict[str, Any]:
         "science": [
             {
                 "title": _todo("the heading of the worked relation."),
-                "equation": r"\text{" + _todo("the relation in LaTeX") + "}",
+                "equation": r"\text{"
+                + _todo("the relation in LaTeX; bind it in claims.yaml under equations")
+                + "}",
                 "explanation": _todo("the relation worked in prose, with numbers."),
             }
         ],
