@@ -309,7 +309,9 @@ class Extraction:
         quiz.check_quiz(self)
         self.apply_exemptions()
         self.out.diagnostics += placeholders(self.document)  # what `rlkl new` left to write
-        self.out.equations, found = check_equations(self.document, self.bindings, self.env)
+        self.out.equations, found = check_equations(
+            self.document, self.bindings, self.env, coverage=self.want_coverage
+        )
         self.out.diagnostics += found
         if self.want_coverage:
             self.coverage()

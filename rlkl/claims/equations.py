@@ -140,7 +140,11 @@ def _unbound_message(pointer: str, relation: Relation, read: bool) -> str:
 
 
 def check_equations(
-    document: Document, bindings: Bindings | None, quantities: Mapping[str, Any]
+    document: Document,
+    bindings: Bindings | None,
+    quantities: Mapping[str, Any],
+    *,
+    coverage: bool = True,
 ) -> tuple[list[EquationRecord], list[Diagnostic]]:
     """Check every relation of every ``science[].equation`` of one lesson.
 
@@ -148,7 +152,7 @@ def check_equations(
     quantities (the claims' inputs and outputs) for the worked points. Returns one record per
     relation and the diagnostics: unbound (RLKL430), disagreeing (RLKL431), unreadable
     (RLKL432), a binding that names nothing or lacks grid values (RLKL433), a grid the core
-    rejects (RLKL434).
+    rejects (RLKL434). ``coverage=False`` (the bindings file is broken) leaves out RLKL430.
     """
     records: list[EquationRecord] = []
     diagnostics: list[Diagnostic] = []
@@ -177,8 +181,9 @@ def check_equations(
             if not specific:
                 records.append(EquationRecord(pointer, relation.lhs, UNBOUND, ""))
                 read = sum(r.status == UNBOUND for r in records) <= MAX_HINTS
-                message = _unbound_message(pointer, relation, read)
-                diagnostics.append(document.diagnostic(pointer, "RLKL430", message))
+                if coverage:
+                    message = _unbound_message(pointer, relation, read)
+                    diagnostics.append(document.diagnostic(pointer, "RLKL430", message))
                 continue
             entry = specific[0]
             if entry.exempt is not None:
@@ -266,7 +271,7 @@ def _check_one(
     for point in points:
         try:
             want = expr.evaluate(tree, point)
-        except (expr.ExprError, ValueError, TypeError, ZeroDivisionError) as error:
+        except (expr.ExprError, ArithmeticError, ValueError, TypeError, IndexError) as error:
             return failed(
                 FAILED,
                 "RLKL434",
@@ -275,7 +280,7 @@ def _check_one(
             )
         try:
             got = evaluate(parsed, point)
-        except (EquationError, ValueError, TypeError) as error:
+        except (EquationError, ArithmeticError, ValueError, TypeError, IndexError) as error:
             return failed(UNREADABLE, "RLKL432", f"cannot evaluate {_describe(relation)}: {error}")
         if not _agree(got, want):
             return failed(

@@ -237,3 +237,11 @@ def test_an_equation_with_too_many_relations_is_cut_short(tmp_path: Path) -> Non
     cut = [d for d in result.diagnostics if d.code == "RLKL432"]
     assert len(cut) == 1 and "5003 relations" in cut[0].message
     assert sum(d.code == "RLKL430" for d in result.diagnostics) == 50
+
+
+def test_a_broken_bindings_file_reports_itself_not_every_equation(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    claims = root / SEED / "claims.yaml"
+    claims.write_text(claims.read_text(encoding="utf-8") + "\n  bad: [\n", encoding="utf-8")
+    codes = {d.code for d in check_paths([root]).diagnostics}
+    assert "RLKL601" in codes and "RLKL430" not in codes
