@@ -18,6 +18,9 @@ unreadable, ``RLKL432``, and must be exempt with a reason):
   action, one symbol (``\pi_\theta(a\mid s)`` → ``pi_theta``);
 * ``\sum_i body`` (no bounds): the sum over the elements of every symbol subscripted ``i``
   in the body, which are lists in the grid (``p_i`` → the list ``p``);
+* ``\hat{\mathbb{E}}_t[body]``: the mean over the elements of the symbols subscripted ``t``
+  (a batch of samples); a symbol applied to the parameters, ``\rho_t(\theta)``, is its value
+  there (``\rho_t(\theta)`` under ``\hat{\mathbb{E}}_t`` → the list ``rho``);
 * ``\operatorname{clip}(x, lo, hi)`` = min(max(x, lo), hi); ``\min``, ``\max``, ``\frac``,
   ``\tfrac``, ``\dfrac``, ``\sqrt``, ``\exp``, ``|x|``, powers, ``\cdot``, ``\times``;
 * ``\log`` and ``\ln`` are the natural logarithm, ``\log_2`` the binary one;
@@ -42,7 +45,7 @@ from rlkl.claims import latex_cache
 MAX_RELATION_CHARS = 300  # the Earley parser takes ~0.2 s per 10 fractions; bound its work
 
 # A parsed right-hand side: ("num", value) | ("sym", identifier) | (operation, *operands) with
-# operation one of add mul pow log exp min max abs sum.
+# operation one of add mul pow log exp min max abs sum mean.
 Tree = tuple[Any, ...]
 
 _GREEK = {
@@ -55,6 +58,8 @@ _PASS = {"frac", "log", "ln", "exp", "min", "max", "sqrt", "cdot", "times"}
 _RENAMED = {"tfrac": "frac", "dfrac": "frac", "varepsilon": "epsilon"}
 _DECORATIONS = {"hat", "tilde", "bar"}
 _SPACES = {"quad", "qquad"}
+_MEAN = re.compile(r"\\hat\s*\{\s*\\mathbb\s*\{E\}\s*\}_(?:([A-Za-z])|\{([A-Za-z])\})\s*")
+_AT_PARAMETERS = re.compile(r"\(\s*\\(?:theta|phi)\s*\)")
 _SEPARATOR = re.compile(r"\\(quad|qquad)(?![a-zA-Z])|\\ |[,;:]")
 _RELATIONS = re.compile(r"\\neq|\\ne(?![a-zA-Z])|\\approx|\\leq?|\\geq?|[<>=]")
 
@@ -194,7 +199,10 @@ class _Reader:
                     raise EquationError(f"{text[index : index + 2]!r} is outside the subset")
                 name = match.group(1)
                 name = _RENAMED.get(name, name)
-                if name in _GREEK or name in _DECORATIONS:
+                mean = _MEAN.match(text, index)
+                if mean:
+                    index = self.mean(text, mean, out)
+                elif name in _GREEK or name in _DECORATIONS:
                     index = self.symbol(text, index, out)
                 elif name == "operatorname":
                     index = self.operator(text, index + len(match.group(0)), out)
@@ -265,6 +273,8 @@ class _Reader:
         if argument and argument.group(1) in self.indices:  # r(a) inside \sum_a: an element
             self.elements.add(identifier)
             index += len(argument.group(0))
+        elif _AT_PARAMETERS.match(text, index):  # ρ_t(θ): its value at the parameters
+            index = _AT_PARAMETERS.match(text, index).end()  # type: ignore[union-attr]
         elif base in {"pi", "varpi", "Pi"} and text.startswith("(", index):
             index = _group(text, index, "(", ")")  # π(a|s): the sampled action's probability
         out.append(self.placeholder(identifier))
@@ -301,6 +311,16 @@ class _Reader:
         self.indices.add(index_name)
         out.append(r"\sum_{Z_{q}=0}^{Z_{n}} ")
         return after
+
+    def mean(self, text: str, match: re.Match[str], out: list[str]) -> int:
+        r"""``\hat{\mathbb{E}}_t[x]``: the mean over the elements indexed ``t`` (a batch)."""
+        self.indices.add(match.group(1) or match.group(2))
+        index = match.end()
+        if not text.startswith("[", index):
+            raise EquationError(r"write the empirical mean as \hat{\mathbb{E}}_t[...]")
+        end = _group(text, index, "[", "]")
+        out.append(r"\sum_{Z_{q}=0}^{Z_{m}} (" + self.convert(text[index + 1 : end - 1]) + ")")
+        return end
 
 
 def parse_relation(rhs: str) -> Parsed:
@@ -346,7 +366,7 @@ def _parse(rhs: str) -> Parsed:
             f"it is longer than {MAX_RELATION_CHARS} characters; split it into relations"
         )
     reader = _Reader()
-    converted = reader.convert(strip_sizing(rhs))
+    converted = reader.convert(strip_sizing(rhs).replace("\\ ", " "))
     from sympy.parsing.latex import parse_latex  # lazily: sympy is slow to import
 
     try:
@@ -356,7 +376,7 @@ def _parse(rhs: str) -> Parsed:
         raise EquationError(f"sympy cannot parse it ({first})") from None
     if not hasattr(parsed, "free_symbols"):
         raise EquationError("it is ambiguous; put the summand or the argument in braces")
-    names = {**reader.names, "Z_{q}": "", "Z_{n}": ""}
+    names = {**reader.names, "Z_{q}": "", "Z_{n}": "", "Z_{m}": ""}
     try:
         tree = _to_tree(parsed, names)
     except RecursionError:
@@ -381,7 +401,8 @@ def _to_tree(node: Any, names: Mapping[str, str]) -> Tree:
         if isinstance(item, sympy.Number):
             return ("num", float(item))
         if isinstance(item, sympy.Sum):
-            return ("sum", walk(item.args[0]))
+            mean = str(item.args[1][2]) == "Z_{m}"  # \hat{\mathbb{E}}_t: a mean, not a sum
+            return ("mean" if mean else "sum", walk(item.args[0]))
         for kind, operation in _OPERATIONS.items():
             if isinstance(item, getattr(sympy, kind)):
                 return (operation, *(walk(a) for a in item.args))
@@ -416,6 +437,8 @@ def evaluate(parsed: Parsed, env: Mapping[str, Any]) -> Any:
             return env[node[1]]
         if kind == "sum":
             return np.sum(walk(node[1]), axis=-1)
+        if kind == "mean":
+            return np.mean(walk(node[1]), axis=-1)
         args = [walk(a) for a in node[1:]]
         if kind == "add":
             return sum(args[1:], args[0])

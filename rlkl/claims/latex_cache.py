@@ -22,7 +22,7 @@ from typing import Any
 
 MAX_ENTRIES = 4096
 MAX_TREE_DEPTH = 200
-KINDS = {"num", "sym", "add", "mul", "pow", "log", "exp", "min", "max", "abs", "sum"}
+KINDS = {"num", "sym", "add", "mul", "pow", "log", "exp", "min", "max", "abs", "sum", "mean"}
 
 
 def cache_path() -> Path | None:

@@ -80,7 +80,13 @@ def test_clip_policy_and_index_sum_notation() -> None:
 
 @pytest.mark.parametrize(
     "latex",
-    [r"\hat{\mathbb{E}}_t[x]", r"\begin{cases}0 & x\end{cases}", r"\sum_{i=1}^{n} x_i", r"\odot"],
+    [
+        r"\mathbb{E}_{a\sim\pi}[x]",
+        r"\begin{cases}0 & x\end{cases}",
+        r"\sum_{i=1}^{n} x_i",
+        r"\odot",
+        r"\hat{\mathbb{E}}_t x_t",
+    ],
 )
 def test_notation_outside_the_subset_is_refused_with_a_reason(latex: str) -> None:
     with pytest.raises(EquationError) as error:
@@ -245,3 +251,24 @@ def test_a_broken_bindings_file_reports_itself_not_every_equation(tmp_path: Path
     claims.write_text(claims.read_text(encoding="utf-8") + "\n  bad: [\n", encoding="utf-8")
     codes = {d.code for d in check_paths([root]).diagnostics}
     assert "RLKL601" in codes and "RLKL430" not in codes
+
+
+def test_the_empirical_mean_over_a_batch() -> None:
+    latex = (
+        r"\hat{\mathbb{E}}_t\left[\min\left(\rho_t(\theta)\hat{A}_t,\ "
+        r"\operatorname{clip}\left(\rho_t(\theta),1-\epsilon,1+\epsilon\right)\hat{A}_t\right)\right]"
+    )
+    parsed = parse_relation(latex)
+    assert parsed.identifiers == ("A_hat", "epsilon", "rho")
+    assert parsed.elements == {"A_hat", "rho"}
+    env = {"rho": np.array([0.5, 1.4]), "A_hat": np.array([-2.0, 2.0]), "epsilon": 0.2}
+    assert float(evaluate(parsed, env)) == pytest.approx((-1.6 + 2.4) / 2)
+
+
+def test_a_planted_fault_in_the_ppo_objective_fails(tmp_path: Path) -> None:
+    lesson = "ppo-clipped-objective"
+    root = _copy(tmp_path, lesson)
+    _edit(root / lesson / "lesson.json", r"\\left[\\min\\left(", r"\\left[\\max\\left(")
+    failures = [d for d in check_paths([root]).diagnostics if d.code == "RLKL431"]
+    assert len(failures) == 1
+    assert failures[0].pointer == "/science/0/equation" and "L^{CLIP}" in failures[0].message
