@@ -1,11 +1,12 @@
 """A content-hash cache of each lesson's claim results, for fast re-checks.
 
 A lesson's claim diagnostics depend only on the bytes of its ``lesson.json``, its
-``claims.yaml`` and its ``fixtures.json``, the numeric core's version and rlkl's own code —
+``claims.yaml`` and its ``fixtures.json``, the numeric core's version, rlkl's own code (the
+equation reader included) and the versions of the libraries that reader parses LaTeX with —
 so the key is a SHA-256 of exactly those (and the paths they are reported under). The cache
 lives outside the content tree (``$RLKL_CACHE_DIR``, else ``$XDG_CACHE_HOME/rlkl``, else
 ``~/.cache/rlkl``), one small JSON file per key, written atomically; deleting it is always
-safe. Any unreadable entry is a miss.
+safe. Any unreadable entry is a miss. ``RLKL_CACHE_DIR=off`` turns it off.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rlkl.cache_dir import cache_root
 from rlkl.claims.bindings import FILENAME as BINDINGS_FILE
 from rlkl.claims.fixtures import FILENAME as FIXTURES_FILE
+from rlkl.claims.latex_cache import reader_versions
 from rlkl.core.version import CORE_VERSION
 from rlkl.corpus import LESSON_FILE
 from rlkl.diagnostics import Diagnostic, Severity
@@ -29,12 +32,10 @@ from rlkl.loader import MAX_BYTES, LoadError, read_regular
 _FORMAT = "1"
 
 
-def default_dir() -> Path:
-    """Where the cache lives unless told otherwise (never inside the content tree)."""
-    if os.environ.get("RLKL_CACHE_DIR"):
-        return Path(os.environ["RLKL_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "rlkl"
+def default_dir() -> Path | None:
+    """Where the cache lives unless told otherwise (never inside the content tree); None
+    when ``RLKL_CACHE_DIR=off`` (:func:`rlkl.cache_dir.cache_root`)."""
+    return cache_root()
 
 
 @cache
@@ -61,7 +62,8 @@ def _bytes(path: Path) -> bytes:
 def lesson_key(lesson: Path, display: str, core_version: str = CORE_VERSION) -> str:
     """The key of one lesson's claim results (see the module docstring)."""
     digest = hashlib.sha256()
-    for part in (_FORMAT, core_version, code_fingerprint(), display, str(lesson)):
+    reader = reader_versions() or "no equation reader"
+    for part in (_FORMAT, core_version, code_fingerprint(), reader, display, str(lesson)):
         digest.update(part.encode("utf-8") + b"\0")
     for name in (LESSON_FILE, BINDINGS_FILE, FIXTURES_FILE):
         digest.update(_bytes(lesson.with_name(name)))

@@ -72,6 +72,7 @@ class Interface(_Closed):
 
     name: Text = Field(title="Name", description="Name of the input or output.")
     direction: Literal["in", "out"] = Field(
+        examples=["in"],
         title="Direction", description="'in' for an input or state, 'out' for a result.")
     signal: Text = Field(title="Signal", description="What the signal carries.")
 
@@ -82,7 +83,8 @@ class Check(_Closed):
     question: Text = Field(title="Question", description="The question put to the learner.")
     options: list[Text] = Field(
         min_length=2, title="Options", description="Answer options, each with its reason.")
-    answer: int = Field(ge=0, title="Answer", description="0-based index of the correct option.")
+    answer: int = Field(
+        ge=0, title="Answer", description="0-based index of the correct option.", examples=[0])
     explanation: Text = Field(title="Explanation", description="Why the keyed option is right.")
 
     @_model_validator(mode="after")
@@ -102,7 +104,9 @@ class Source(_Closed):
     """A primary source the lesson rests on."""
 
     title: Text = Field(title="Title", description="Title of the work.")
-    url: Url = Field(title="URL", description="http(s) link to the work.")
+    url: Url = Field(
+        title="URL", description="http(s) link to the work.",
+        examples=["https://arxiv.org/abs/1707.06347"])
     authors: Text | None = Field(None, title="Authors", description="e.g. 'Schulman et al.'.")
     year: Year | None = Field(None, title="Year", description="Year of first publication.")
     version: Annotated[str, StringConstraints(pattern=VERSION_PATTERN)] | None = Field(
@@ -113,7 +117,11 @@ class Science(_Closed):
     """A worked relation: an equation and the explanation that works it."""
 
     title: Text = Field(title="Title", description="Heading of the relation.")
-    equation: Text = Field(title="Equation", description="The relation in LaTeX.")
+    equation: Text = Field(
+        title="Equation",
+        description="The relation in LaTeX; each relation (lhs = rhs) is checked against "
+        "rlkl.core or exempt in claims.yaml (equations:).",
+        examples=[r"r=\frac{\pi_{new}(a\mid s)}{\pi_{old}(a\mid s)}"])
     explanation: Text = Field(title="Explanation", description="The relation worked in prose.")
     assumptions: Text | None = Field(
         None, title="Assumptions", description="What the relation assumes.")
@@ -194,7 +202,14 @@ class Lesson(_Closed):
 
     model_config = ConfigDict(title="rlkl lesson")
 
-    id: Slug = Field(title="Id", description="Lesson id; equals the lesson's folder name.")
+    schema_: str | None = Field(
+        None, alias="$schema", title="JSON Schema",
+        description="The lesson schema this file follows, for editor completion and hover "
+        "docs (a relative path or URL); rlkl itself ignores it.",
+        examples=["../../schema/lesson.schema.json"])
+    id: Slug = Field(
+        title="Id", description="Lesson id; equals the lesson's folder name.",
+        examples=["ppo-clipped-objective"])
     name: Text = Field(title="Name", description="Title of the lesson.")
     shortName: Text | None = Field(None, title="Short name", description="Short title.")
     tagline: Text | None = Field(None, title="Tagline", description="One-line subtitle.")
@@ -215,7 +230,8 @@ class Lesson(_Closed):
     learningObjective: Text = Field(
         title="Learning objective", description="What the learner should be able to do.")
     engineeringExample: Text = Field(
-        title="Engineering example", description="The worked numeric example in prose.")
+        title="Engineering example", description="The worked numeric example in prose.",
+        examples=["With old probability 0.5 and current probability 0.6, the ratio is 1.2."])
     evidenceNotes: Text | None = Field(
         None, title="Evidence notes", description="Mode of evidence and its scope.")
     specs: list[Spec] = Field(
@@ -232,7 +248,8 @@ class Lesson(_Closed):
     limits: Limits | None = Field(
         None, title="Limits", description="Limits and reviewer questions.")
     prerequisites: list[Slug] = Field(
-        title="Prerequisites", description="Ids of lessons to study first.")
+        title="Prerequisites", description="Ids of lessons to study first.",
+        examples=[["policy-gradient-kl-control"]])
     related: list[Slug] = Field(title="Related", description="Ids of related lessons.")
     sources: list[Source] = Field(
         min_length=1, title="Sources", description="Primary sources, http(s) only.")
@@ -267,6 +284,7 @@ class CatalogEntry(_Closed):
     id: Slug = Field(title="Id", description="Lesson id (the lesson's folder name).")
     title: Text = Field(title="Title", description="Title of the lesson.")
     status: Literal["published", "planned"] = Field(
+        examples=["published"],
         title="Status",
         description="'published': a lesson file exists in the corpus; 'planned': not yet.")
     summary: Text | None = Field(None, title="Summary", description="One-line summary.")
@@ -282,6 +300,10 @@ class Catalog(_Closed):
 
     model_config = ConfigDict(title="rlkl lesson catalog")
 
+    schema_: str | None = Field(
+        None, alias="$schema", title="JSON Schema",
+        description="The catalog schema this file follows, for editor completion; rlkl "
+        "ignores it.", examples=["../schema/catalog.schema.json"])
     lessons: list[CatalogEntry] = Field(
         title="Lessons", description="Every lesson id a reference may name.")
 

@@ -11,12 +11,12 @@ RLKL = Path(__file__).resolve().parents[1] / "rlkl"
 
 # rlkl.claims, bottom to top: a module may import only modules of lower layers.
 LAYERS = [
-    {"scanner", "slots", "fields", "functions", "yaml_source"},
-    {"expr", "precision", "records", "source"},
+    {"scanner", "slots", "fields", "functions", "yaml_source", "latex_cache"},
+    {"expr", "precision", "records", "source", "latex"},
     {"bindings", "matching"},
     {"judge", "bind"},
     {"evaluate"},
-    {"forms", "quiz", "coverage"},
+    {"forms", "quiz", "coverage", "equations"},
     {"extract"},
     {"fixtures", "changes"},
     {"listing"},

@@ -6,9 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from rlkl import cache
 from rlkl.cache import Cache, lesson_key
 from rlkl.check import check_paths
+from rlkl.claims import latex_cache
+from rlkl.cli import main
 from rlkl.render import render
 from tests.claims.helpers import SEED, Workspace
 
@@ -35,6 +39,30 @@ def test_any_byte_change_in_a_lessons_files_changes_its_key(name: str, tmp_path:
 def test_a_core_version_change_changes_the_key(tmp_path: Path) -> None:
     lesson = Workspace.copy(tmp_path).path()
     assert lesson_key(lesson, "x", "1") != lesson_key(lesson, "x", "2")
+
+
+def test_a_new_equation_reader_library_changes_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Equation results depend on sympy and lark, not only on rlkl's code: a new version of
+    either may read a relation differently, so it is a new key (and a new readings file)."""
+    lesson = Workspace.copy(tmp_path).path()
+    before = lesson_key(lesson, "x")
+    monkeypatch.setattr(cache, "reader_versions", lambda: "sympy99.0-lark1.2.2")
+    assert lesson_key(lesson, "x") != before
+
+
+def test_rlkl_cache_dir_off_turns_both_caches_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    space = Workspace.copy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RLKL_CACHE_DIR", "off")
+    assert cache.default_dir() is None and latex_cache.cache_path() is None
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = CliRunner().invoke(main, ["check", str(space.root / SEED)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no folder named "off"
 
 
 def test_a_warm_check_equals_a_cold_one_after_every_kind_of_change(tmp_path: Path) -> None:

@@ -72,6 +72,19 @@ class Quiz:
     distractors: dict[int, tuple[str, Located]]
 
 
+@dataclass(frozen=True)
+class EquationBinding:
+    """How one relation of a ``science[].equation`` is checked (or why it is exempt)."""
+
+    pointer: str  # /science/N/equation
+    relation: str | None  # its left-hand side as written; None: the whole equation
+    expression: str | None  # what it must equal, over the equation's symbols
+    grid: dict[str, list[Any]]
+    worked: dict[str, str]  # symbol -> lesson quantity
+    exempt: str | None  # the reason, when exempt
+    where: Located
+
+
 @dataclass
 class Bindings:
     """A parsed, schema-valid ``claims.yaml`` with the position of everything in it."""
@@ -82,6 +95,7 @@ class Bindings:
     exemptions: list[Exemption] = field(default_factory=list)
     quiz: Quiz | None = None
     lesson: str | None = None
+    equations: list[EquationBinding] = field(default_factory=list)
 
     def diagnostic(self, at: Located, code: str, message: str) -> Diagnostic:
         return Diagnostic(self.display, at.line, at.column, at.pointer, code, message)
@@ -410,6 +424,22 @@ def _schema_errors(root: Source, data: Any, display: str) -> list[Diagnostic]:
     return diagnostics
 
 
+def _equations(root: Source, data: dict[str, Any]) -> list[EquationBinding]:
+    """The ``equations:`` entries: how each ``science[].equation`` relation is checked."""
+    return [
+        EquationBinding(
+            pointer=entry["in"],
+            relation=entry.get("relation"),
+            expression=entry.get("is"),
+            grid=entry.get("grid", {}),
+            worked=entry.get("worked", {}),
+            exempt=entry.get("exempt"),
+            where=_at(root, ["equations", i]),
+        )
+        for i, entry in enumerate(data.get("equations", []))
+    ]
+
+
 def _build(root: Source, data: dict[str, Any], path: Path, display: str) -> Bindings:
     """The :class:`Bindings` of a schema-valid document."""
     bindings = Bindings(path, display, lesson=data.get("lesson"))
@@ -445,6 +475,7 @@ def _build(root: Source, data: dict[str, Any], path: Path, display: str) -> Bind
                 for k, v in quiz.get("distractors", {}).items()
             },
         )
+    bindings.equations = _equations(root, data)
     return bindings
 
 

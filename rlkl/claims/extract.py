@@ -2,7 +2,9 @@
 
 scan (:mod:`~rlkl.claims.scanner`) → match bindings (:mod:`~rlkl.claims.bind`) → evaluate
 (:mod:`~rlkl.claims.evaluate`, :mod:`~rlkl.claims.forms`, :mod:`~rlkl.claims.quiz`) →
-account (:mod:`~rlkl.claims.coverage`). Each stage takes records and returns records; this
+account (:mod:`~rlkl.claims.coverage`); equations (:mod:`~rlkl.claims.equations`) are checked
+against the same quantities, and the placeholders ``rlkl new`` left are reported
+(:func:`rlkl.scaffold.placeholders`). Each stage takes records and returns records; this
 module only runs them in order and turns their problems into located diagnostics.
 """
 
@@ -13,6 +15,7 @@ from dataclasses import replace
 from rlkl.claims.bind import match_claims
 from rlkl.claims.bindings import Bindings
 from rlkl.claims.coverage import apply_exemptions, unaccounted
+from rlkl.claims.equations import check_equations
 from rlkl.claims.evaluate import check_claims, compute_outputs, read_inputs
 from rlkl.claims.fields import prose_strings
 from rlkl.claims.forms import check_arithmetic, check_core_calls
@@ -23,6 +26,7 @@ from rlkl.claims.scanner import scan
 from rlkl.claims.source import locate
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document
+from rlkl.scaffold import placeholders
 
 
 def read_prose(document: Document) -> Prose:
@@ -78,7 +82,14 @@ def _extract(document: Document, bindings: Bindings | None, *, coverage: bool) -
     found += apply_exemptions(prose, bindings, assign_roles({}, found.roles))
     roles = assign_roles({}, found.roles)
     problems = found.problems + (unaccounted(prose, roles) if coverage else ())
-    diagnostics = (diagnostic(document, bindings, p) for p in problems)
+    equations, equation_problems = check_equations(
+        document, bindings, env.values, coverage=coverage
+    )
+    diagnostics = [
+        *(diagnostic(document, bindings, p) for p in problems),
+        *placeholders(document),  # what `rlkl new` left to write
+        *equation_problems,
+    ]
     return LessonClaims(
         prose.lesson_id,
         prose.mentions,
@@ -87,4 +98,5 @@ def _extract(document: Document, bindings: Bindings | None, *, coverage: bool) -
         roles,
         tuple(dict.fromkeys(diagnostics)),  # one report per fact
         dict(found.rewrites),
+        tuple(equations),
     )

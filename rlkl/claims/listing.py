@@ -103,3 +103,25 @@ def mention_rows(lessons: Iterable[Lesson]) -> list[MentionRow]:
                 )
             )
     return rows
+
+
+_EQUATION_STATUS = {"verified": VERIFIED, "exempt": EXEMPT, "UNBOUND": UNACCOUNTED}
+
+
+def equation_rows(lessons: Iterable[Lesson]) -> list[MentionRow]:
+    """One row per relation of every lesson's equations (:mod:`rlkl.claims.equations`); the
+    ``text`` is the relation's left-hand side."""
+    rows = []
+    for document, claims, _changes in lessons:
+        for record in claims.equations:
+            line, column = document.locate(record.pointer)
+            status = _EQUATION_STATUS.get(record.status, FAILED)
+            role = "equation" + (f" = {record.detail}" if status == VERIFIED else "")
+            reason = record.detail if status in (EXEMPT, FAILED) else ""
+            rows.append(
+                MentionRow(
+                    document.display, line, column, record.pointer, record.relation, role,
+                    status, reason,
+                )
+            )
+    return rows

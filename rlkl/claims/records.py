@@ -107,6 +107,24 @@ def assign_roles(roles: Mapping[Key, str], assigned: tuple[tuple[Key, str], ...]
 
 
 @dataclass(frozen=True)
+class EquationRecord:
+    """What became of one relation: its status and what was compared (for reports)."""
+
+    pointer: str
+    relation: str
+    status: str  # verified | FAILED | exempt | unreadable | UNBOUND
+    detail: str  # the expression and point count, the exemption reason, or the problem
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "pointer": self.pointer,
+            "relation": self.relation,
+            "status": self.status,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
 class LessonClaims:
     """Everything rlkl found and checked in one lesson."""
 
@@ -117,3 +135,5 @@ class LessonClaims:
     roles: Mapping[Key, str] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
     rewrites: Mapping[Key, float] = field(default_factory=dict)
+    # one record per relation of every science[].equation (rlkl.claims.equations)
+    equations: tuple[EquationRecord, ...] = ()

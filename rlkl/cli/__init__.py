@@ -20,6 +20,8 @@ _COMMANDS: dict[str, str] = {
     "regen": "rlkl.cli.claims:regen",
     "claims": "rlkl.cli.claims:claims",
     "experiment": "rlkl.cli.experiment:experiment",
+    "explain": "rlkl.cli.explain:explain",
+    "new": "rlkl.cli.new:new",
 }
 
 
@@ -47,5 +49,6 @@ def main() -> None:
       rlkl validate                      # validate content/
       rlkl check content/ --format json  # validate + verify every numeric claim
       rlkl regen --fix                   # rewrite fixtures and dependent prose numbers
+      rlkl new gae-advantages            # start a lesson (skeleton, claims.yaml, catalog)
       rlkl experiment --out runs/demo    # the matched-budget PPO experiment
     """

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from rlkl.check import CheckResult, check_paths
-from rlkl.claims.listing import mention_rows
+from rlkl.claims.listing import equation_rows, mention_rows
 from rlkl.cli.options import (
     FormatCommand,
     format_option,
@@ -60,7 +60,8 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool) -> None:
     from rlkl.cache import Cache, default_dir
 
     asked = paths_or_content(paths)
-    cache = None if no_cache else Cache(default_dir())
+    folder = default_dir()
+    cache = None if no_cache or folder is None else Cache(folder)
     jobs = os.cpu_count() or 1  # used only for corpora large enough to pay for processes
     result = check_paths(asked, cache=cache, jobs=jobs)
     require_lessons(result.summary(), result.diagnostics, asked)
@@ -131,12 +132,18 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
     asked = paths_or_content(paths)
     result = check_paths(asked)
     require_lessons(result.summary(), result.diagnostics, asked)
-    rows = mention_rows((run.document, run.claims, run.changes) for run in result.lessons)
+    lessons = [(run.document, run.claims, run.changes) for run in result.lessons]
+    rows = mention_rows(lessons)
+    equations = equation_rows(lessons)
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:  # say why a lesson has no rows (or failing ones), on stderr
         click.echo(render(errors, result.summary(), "text"), err=True, nl=False)
     if fmt == "json":
-        click.echo(json.dumps({"mentions": [r.to_json() for r in rows]}, ensure_ascii=False))
+        listing = {
+            "mentions": [r.to_json() for r in rows],
+            "equations": [r.to_json() for r in equations],
+        }
+        click.echo(json.dumps(listing, ensure_ascii=False))
     else:
         header = ("file:line:col", "pointer", "number", "status", "role")
         table = [header] + [
@@ -147,7 +154,7 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
                 r.status,
                 r.role + (f" ({r.reason})" if r.reason else ""),
             )
-            for r in rows
+            for r in rows + equations
         ]
         widths = [max(len(row[i]) for row in table) for i in range(4)]
         for row in table:
@@ -156,5 +163,5 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
                 + "  "
                 + row[4]
             )
-    failing = any(r.status.isupper() for r in rows)
+    failing = any(r.status.isupper() for r in rows + equations)
     sys.exit(1 if failing or errors else 0)

@@ -1,0 +1,471 @@
+r"""Reading the LaTeX of an equation: relations, symbols, and a tree numpy can evaluate.
+
+The right-hand side of each relation is parsed by sympy's LaTeX parser (Lark backend) after
+the notation these lessons use is mapped to what that grammar reads: every symbol becomes an
+opaque placeholder (``Z_{za}``), ``\operatorname{clip}`` becomes ``\min``/``\max``, a policy's
+arguments are dropped and ``\sum_i`` gets dummy bounds. The sympy expression is then turned
+into a plain tree of tuples (:data:`Tree`), which :func:`evaluate` computes with numpy.
+
+The supported LaTeX subset (what these lessons write; anything else is reported as
+unreadable, ``RLKL432``, and must be exempt with a reason):
+
+* symbols: a Latin letter or a Greek command (``\epsilon``, ``\pi``, ``\rho`` …), optionally
+  ``\hat{…}``/``\tilde{…}``/``\bar{…}``, primes and a subscript; the identifier used in the
+  binding drops backslashes and braces: ``\pi_{old}`` → ``pi_old``, ``J_{clip}`` → ``J_clip``,
+  ``\hat{A}_t`` → ``A_hat_t``. Juxtaposed letters multiply (``rA`` is r·A); ``e`` is a
+  symbol, Euler's number is written ``\exp``;
+* ``\pi…(a\mid s)``: a policy applied to its arguments is the probability of the sampled
+  action, one symbol (``\pi_\theta(a\mid s)`` → ``pi_theta``);
+* ``\sum_i body`` (no bounds): the sum over the elements of every symbol subscripted ``i``
+  in the body, which are lists in the grid (``p_i`` → the list ``p``);
+* ``\hat{\mathbb{E}}_t[body]``: the mean over the elements of the symbols subscripted ``t``
+  (a batch of samples); a symbol applied to the parameters, ``\rho_t(\theta)``, is its value
+  there (``\rho_t(\theta)`` under ``\hat{\mathbb{E}}_t`` → the list ``rho``);
+* ``\operatorname{clip}(x, lo, hi)`` = min(max(x, lo), hi); ``\min``, ``\max``, ``\frac``,
+  ``\tfrac``, ``\dfrac``, ``\sqrt``, ``\exp``, ``|x|``, powers, ``\cdot``, ``\times``;
+* ``\log`` and ``\ln`` are the natural logarithm, ``\log_2`` the binary one;
+* separators between relations: ``\quad``, ``\qquad``, ``,``, ``;``, ``:`` and ``\ `` outside
+  brackets; a part without ``=`` (a condition such as ``a\sim\pi_{old}``) is not a relation;
+  in a chain ``a = b \neq c`` the relation ``a = b`` is checked.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rlkl.claims import latex_cache
+
+MAX_RELATION_CHARS = 300  # the Earley parser takes ~0.2 s per 10 fractions; bound its work
+
+# A parsed right-hand side: ("num", value) | ("sym", identifier) | (operation, *operands) with
+# operation one of add mul pow log exp min max abs sum mean.
+Tree = tuple[Any, ...]
+
+_GREEK = {
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta",
+    "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "pi", "varpi", "rho", "varrho",
+    "sigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta",
+    "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega",
+}  # fmt: skip
+_PASS = {"frac", "log", "ln", "exp", "min", "max", "sqrt", "cdot", "times"}
+_RENAMED = {"tfrac": "frac", "dfrac": "frac", "varepsilon": "epsilon"}
+_DECORATIONS = {"hat", "tilde", "bar"}
+_SPACES = {"quad", "qquad"}
+_MEAN = re.compile(r"\\hat\s*\{\s*\\mathbb\s*\{E\}\s*\}_(?:([A-Za-z])|\{([A-Za-z])\})\s*")
+_AT_PARAMETERS = re.compile(r"\(\s*\\(?:theta|phi)\s*\)")
+_SEPARATOR = re.compile(r"\\(quad|qquad)(?![a-zA-Z])|\\ |[,;:]")
+_RELATIONS = re.compile(r"\\neq|\\ne(?![a-zA-Z])|\\approx|\\leq?|\\geq?|[<>=]")
+
+
+class EquationError(ValueError):
+    """A relation outside the supported LaTeX subset (the message says what)."""
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One ``lhs = rhs`` of an equation, as written."""
+
+    lhs: str
+    rhs: str
+
+    @property
+    def key(self) -> str:
+        return "".join(self.lhs.split())
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A relation's right-hand side as a :data:`Tree`, and the identifiers it uses."""
+
+    tree: Tree
+    identifiers: tuple[str, ...]  # sorted
+    elements: frozenset[str]  # identifiers summed over an index (lists in the grid)
+
+
+# -- splitting and reading the LaTeX -----------------------------------------------------
+
+
+def _depths(text: str) -> list[int]:
+    """The bracket depth before each character of ``text`` (``{([`` open, ``})]`` close)."""
+    out, depth = [], 0
+    for char in text:
+        if char in "})]":
+            depth = max(depth - 1, 0)
+        out.append(depth)
+        if char in "{([":
+            depth += 1
+    return out
+
+
+def strip_sizing(latex: str) -> str:
+    r"""``latex`` without sizing commands (``\left(`` is ``(``) and with thin spaces as spaces."""
+    text = re.sub(r"\\(left|right|big|Big|bigg|Bigg)(?![a-zA-Z])\s*\.?", "", latex)
+    return re.sub(r"\\[,;!:]", " ", text)
+
+
+def split_relations(latex: str) -> list[Relation]:
+    r"""The relations of an equation string, in order (parts without ``=`` are skipped)."""
+    text = strip_sizing(latex)
+    depths = _depths(text)
+    parts, start, index = [], 0, 0
+    while index < len(text):
+        separator = _SEPARATOR.match(text, index) if depths[index] == 0 else None
+        if separator:
+            parts.append(text[start:index])
+            index += len(separator.group(0))
+            start = index
+        else:
+            index += 1
+    parts.append(text[start:])
+    relations = []
+    for part in parts:
+        part_depths = _depths(part)
+        cuts = [m for m in _RELATIONS.finditer(part) if part_depths[m.start()] == 0]
+        if not cuts or cuts[0].group(0) != "=":
+            continue
+        end = cuts[1].start() if len(cuts) > 1 else len(part)
+        lhs, rhs = part[: cuts[0].start()].strip(), part[cuts[0].end() : end].strip()
+        if lhs and rhs:
+            relations.append(Relation(lhs, rhs))
+    return relations
+
+
+def _group(text: str, start: int, opening: str, closing: str) -> int:
+    """Index just past the group opening at ``start`` (``text[start] == opening``)."""
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] == opening:
+            depth += 1
+        elif text[index] == closing:
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    raise EquationError(f"unbalanced {opening}{closing}")
+
+
+def _split_args(inner: str) -> list[str]:
+    args, start, depth = [], 0, 0
+    for index, char in enumerate(inner):
+        if char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            args.append(inner[start:index])
+            start = index + 1
+    return [*args, inner[start:]]
+
+
+def _plain(sub: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", sub.replace("\\", "")).strip("_")
+
+
+class _Reader:
+    """Maps every symbol of a right-hand side to a placeholder sympy can read (``Z_{ab}``)."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}  # placeholder symbol name -> identifier
+        self.by_identifier: dict[str, str] = {}
+        self.indices: set[str] = set()
+        self.elements: set[str] = set()
+
+    def placeholder(self, identifier: str) -> str:
+        if identifier not in self.by_identifier:
+            number, letters = len(self.by_identifier), ""
+            while True:
+                number, rest = divmod(number, 26)
+                letters = chr(97 + rest) + letters
+                if not number:
+                    break
+            self.by_identifier[identifier] = f"Z_{{z{letters}}}"
+            self.names[f"Z_{{z{letters}}}"] = identifier
+        return self.by_identifier[identifier]
+
+    def convert(self, text: str) -> str:
+        out: list[str] = []
+        index = 0
+        while index < len(text):
+            char = text[index]
+            if char == "\\":
+                match = re.match(r"\\([A-Za-z]+)", text[index:])
+                if not match:
+                    raise EquationError(f"{text[index : index + 2]!r} is outside the subset")
+                name = match.group(1)
+                name = _RENAMED.get(name, name)
+                mean = _MEAN.match(text, index)
+                if mean:
+                    index = self.mean(text, mean, out)
+                elif name in _GREEK or name in _DECORATIONS:
+                    index = self.symbol(text, index, out)
+                elif name == "operatorname":
+                    index = self.operator(text, index + len(match.group(0)), out)
+                elif name == "sum":
+                    index = self.sum(text, index + len(match.group(0)), out)
+                elif name in _SPACES:
+                    out.append(" ")
+                    index += len(match.group(0))
+                elif name in _PASS:
+                    out.append(f"\\{name}")
+                    index += len(match.group(0))
+                    base = re.match(r"_(\{[0-9.]+\}|[0-9])", text[index:])
+                    if base and name == "log":  # \log_2: a numeric base
+                        out.append(base.group(0))
+                        index += len(base.group(0))
+                    out.append(" ")
+                else:
+                    raise EquationError(f"\\{name} is outside the supported subset")
+            elif char.isalpha():
+                index = self.symbol(text, index, out)
+            elif char == "_" or char == "'":
+                raise EquationError(f"a subscript or prime without a symbol near {text[index:]!r}")
+            else:
+                out.append(char)
+                index += 1
+        return "".join(out)
+
+    def symbol(self, text: str, index: int, out: list[str]) -> int:
+        decoration = ""
+        match = re.match(r"\\(hat|tilde|bar)\s*\{", text[index:])
+        if match:
+            decoration = match.group(1)
+            end = _group(text, index + len(match.group(0)) - 1, "{", "}")
+            inner = text[index + len(match.group(0)) : end - 1].strip()
+            index = end
+            base_match = re.fullmatch(r"\\([A-Za-z]+)|([A-Za-z])", inner)
+            if not base_match or (base_match.group(1) and base_match.group(1) not in _GREEK):
+                raise EquationError(f"\\{decoration}{{{inner}}} is outside the supported subset")
+            base = base_match.group(1) or base_match.group(2)
+        else:
+            greek = re.match(r"\\([A-Za-z]+)", text[index:])
+            if greek:
+                base = _RENAMED.get(greek.group(1), greek.group(1))
+                index += len(greek.group(0))
+            else:
+                base = text[index]
+                index += 1
+        primes = 0
+        while index < len(text) and text[index] == "'":
+            primes, index = primes + 1, index + 1
+        subscript = ""
+        if text.startswith("_", index):
+            index += 1
+            if text.startswith("{", index):
+                end = _group(text, index, "{", "}")
+                subscript, index = text[index + 1 : end - 1], end
+            else:
+                sub = re.match(r"\\[A-Za-z]+|[A-Za-z0-9]", text[index:])
+                if not sub:
+                    raise EquationError("a subscript must be a letter, digit or {group}")
+                subscript, index = sub.group(0), index + len(sub.group(0))
+        identifier = base + (f"_{decoration}" if decoration else "") + "_prime" * primes
+        if subscript and subscript.strip() in self.indices:
+            self.elements.add(identifier)
+        elif subscript:
+            identifier += f"_{_plain(subscript)}"
+        argument = re.match(r"\(\s*([A-Za-z]'*)\s*\)", text[index:])
+        if argument and argument.group(1) in self.indices:  # r(a) inside \sum_a: an element
+            self.elements.add(identifier)
+            index += len(argument.group(0))
+        elif _AT_PARAMETERS.match(text, index):  # ρ_t(θ): its value at the parameters
+            index = _AT_PARAMETERS.match(text, index).end()  # type: ignore[union-attr]
+        elif base in {"pi", "varpi", "Pi"} and text.startswith("(", index):
+            index = _group(text, index, "(", ")")  # π(a|s): the sampled action's probability
+        out.append(self.placeholder(identifier))
+        if re.match(r"\s*\(", text[index:]):
+            out.append(r" \cdot ")  # juxtaposition is a product, never a function call
+        return index
+
+    def operator(self, text: str, index: int, out: list[str]) -> int:
+        match = re.match(r"\s*\{([A-Za-z]+)\}\s*", text[index:])
+        if not match or match.group(1) != "clip":
+            name = match.group(1) if match else "?"
+            raise EquationError(f"\\operatorname{{{name}}} is not supported (only clip)")
+        start = index + len(match.group(0))
+        if not text.startswith("(", start):
+            raise EquationError(r"\operatorname{clip} needs its arguments in parentheses")
+        end = _group(text, start, "(", ")")
+        args = _split_args(text[start + 1 : end - 1])
+        if len(args) != 3:
+            raise EquationError(r"\operatorname{clip}(x, lo, hi) takes three arguments")
+        x, lo, hi = (self.convert(a) for a in args)
+        out.append(rf"(\min(\max({x},{lo}),{hi}))")
+        if re.match(r"\s*\(", text[end:]):
+            out.append(r" \cdot ")
+        return end
+
+    def sum(self, text: str, index: int, out: list[str]) -> int:
+        match = re.match(r"_\s*(\{([^{}]*)\}|([A-Za-z]))", text[index:])
+        if not match:
+            raise EquationError(r"write an index sum as \sum_i (a sum over list elements)")
+        index_name = (match.group(2) or match.group(3) or "").strip()
+        after = index + len(match.group(0))
+        if "=" in index_name or text[after:].lstrip().startswith("^"):
+            raise EquationError(r"a sum with bounds is not supported; write \sum_i without bounds")
+        self.indices.add(index_name)
+        out.append(r"\sum_{Z_{q}=0}^{Z_{n}} ")
+        return after
+
+    def mean(self, text: str, match: re.Match[str], out: list[str]) -> int:
+        r"""``\hat{\mathbb{E}}_t[x]``: the mean over the elements indexed ``t`` (a batch)."""
+        self.indices.add(match.group(1) or match.group(2))
+        index = match.end()
+        if not text.startswith("[", index):
+            raise EquationError(r"write the empirical mean as \hat{\mathbb{E}}_t[...]")
+        end = _group(text, index, "[", "]")
+        out.append(r"\sum_{Z_{q}=0}^{Z_{m}} (" + self.convert(text[index + 1 : end - 1]) + ")")
+        return end
+
+
+def parse_relation(rhs: str) -> Parsed:
+    """Parse a right-hand side with sympy's Lark LaTeX parser, after mapping the notation.
+
+    A relation's reading depends only on its text, so it is cached in the process and on disk
+    (:mod:`rlkl.claims.latex_cache`): sympy is imported only for relations not read before.
+    """
+    result = _parse_cached(rhs)
+    if isinstance(result, EquationError):
+        raise EquationError(str(result))
+    return result
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_cached(rhs: str) -> Parsed | EquationError:
+    stored = latex_cache.lookup(rhs)
+    if stored is not None:
+        if "error" in stored:
+            return EquationError(stored["error"])
+        return Parsed(
+            stored["tree"], tuple(stored["identifiers"]), frozenset(stored["elements"])
+        )
+    try:
+        parsed = _parse(rhs)
+    except EquationError as error:
+        latex_cache.store(rhs, {"error": str(error)})
+        return error
+    latex_cache.store(
+        rhs,
+        {
+            "tree": parsed.tree,
+            "identifiers": list(parsed.identifiers),
+            "elements": sorted(parsed.elements),
+        },
+    )
+    return parsed
+
+
+def _parse(rhs: str) -> Parsed:
+    if len(rhs) > MAX_RELATION_CHARS:
+        raise EquationError(
+            f"it is longer than {MAX_RELATION_CHARS} characters; split it into relations"
+        )
+    reader = _Reader()
+    converted = reader.convert(strip_sizing(rhs).replace("\\ ", " "))
+    from sympy.parsing.latex import parse_latex  # lazily: sympy is slow to import
+
+    try:
+        parsed = parse_latex(converted, backend="lark")
+    except Exception as error:  # the parser raises lark errors of many types
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise EquationError(f"sympy cannot parse it ({first})") from None
+    if not hasattr(parsed, "free_symbols"):
+        raise EquationError("it is ambiguous; put the summand or the argument in braces")
+    names = {**reader.names, "Z_{q}": "", "Z_{n}": "", "Z_{m}": ""}
+    try:
+        tree = _to_tree(parsed, names)
+    except RecursionError:
+        raise EquationError("it is nested too deeply") from None
+    used = sorted({names[str(symbol)] for symbol in parsed.free_symbols} - {""})
+    return Parsed(tree, tuple(used), frozenset(reader.elements))
+
+
+def _to_tree(node: Any, names: Mapping[str, str]) -> Tree:
+    """The sympy expression ``node`` as a :data:`Tree` (symbols named by identifier)."""
+    import sympy
+
+    def walk(item: Any) -> Tree:
+        if isinstance(item, sympy.Symbol):
+            if str(item) not in names:
+                raise EquationError(f"unexpected symbol {item} after parsing")
+            return ("sym", names[str(item)])
+        if item is sympy.E:
+            return ("num", math.e)
+        if item is sympy.pi:
+            return ("num", math.pi)
+        if isinstance(item, sympy.Number):
+            return ("num", float(item))
+        if isinstance(item, sympy.Sum):
+            mean = str(item.args[1][2]) == "Z_{m}"  # \hat{\mathbb{E}}_t: a mean, not a sum
+            return ("mean" if mean else "sum", walk(item.args[0]))
+        for kind, operation in _OPERATIONS.items():
+            if isinstance(item, getattr(sympy, kind)):
+                return (operation, *(walk(a) for a in item.args))
+        raise EquationError(f"{type(item).__name__} cannot be evaluated")
+
+    return walk(node)
+
+
+_OPERATIONS = {
+    "Add": "add",
+    "Mul": "mul",
+    "Pow": "pow",
+    "log": "log",
+    "exp": "exp",
+    "Min": "min",
+    "Max": "max",
+    "Abs": "abs",
+}
+
+
+# -- evaluating --------------------------------------------------------------------------
+
+
+def evaluate(parsed: Parsed, env: Mapping[str, Any]) -> Any:
+    """The right-hand side's value at ``env`` (identifier -> number or array), with numpy."""
+
+    def walk(node: Tree) -> Any:
+        kind = node[0]
+        if kind == "num":
+            return node[1]
+        if kind == "sym":
+            return env[node[1]]
+        if kind == "sum":
+            return np.sum(walk(node[1]), axis=-1)
+        if kind == "mean":
+            return np.mean(walk(node[1]), axis=-1)
+        args = [walk(a) for a in node[1:]]
+        if kind == "add":
+            return sum(args[1:], args[0])
+        if kind == "mul":
+            return math.prod(args[1:], start=args[0])
+        if kind == "pow":
+            return np.power(np.asarray(args[0], dtype=np.float64), args[1])
+        if kind == "log":
+            return np.log(args[0]) / (np.log(args[1]) if len(args) > 1 else 1.0)
+        if kind == "exp":
+            return np.exp(args[0])
+        if kind == "min":
+            return _reduce(np.minimum, args)
+        if kind == "max":
+            return _reduce(np.maximum, args)
+        if kind == "abs":
+            return np.abs(args[0])
+        raise EquationError(f"{kind} cannot be evaluated")
+
+    with np.errstate(all="ignore"):
+        return walk(parsed.tree)
+
+
+def _reduce(function: Any, args: list[Any]) -> Any:
+    result = args[0]
+    for arg in args[1:]:
+        result = function(result, arg)
+    return result
+
+

@@ -1,0 +1,304 @@
+"""Equations are claims: read from LaTeX, evaluated on a grid, compared with the core."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rlkl.check import CheckResult, check_paths
+from rlkl.claims.latex import (
+    EquationError,
+    evaluate,
+    parse_relation,
+    split_relations,
+)
+
+CONTENT = Path(__file__).resolve().parents[2] / "content"
+SEED = "policy-gradient-kl-control"
+SEED_EQUATION = (
+    r"J_{clip}=\min(rA,\operatorname{clip}(r,1-\epsilon,1+\epsilon)A),\quad "
+    r"r=\frac{\pi_\theta(a\mid s)}{\pi_{old}(a\mid s)},\quad "
+    r"D_{KL}(p\Vert q)=\sum_i p_i\log\frac{p_i}{q_i}"
+)
+
+
+def _copy(tmp_path: Path, lesson: str = SEED) -> Path:
+    root = tmp_path / "content"
+    root.mkdir()
+    shutil.copy(CONTENT / "catalog.json", root / "catalog.json")
+    shutil.copytree(CONTENT / lesson, root / lesson)
+    return root
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, (old, text.count(old))
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _codes(result: CheckResult) -> list[tuple[str, str]]:
+    return [(d.code, d.pointer) for d in result.diagnostics]
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+def test_the_seed_equation_holds_three_relations() -> None:
+    relations = split_relations(SEED_EQUATION)
+    assert [r.lhs for r in relations] == ["J_{clip}", "r", r"D_{KL}(p\Vert q)"]
+    assert [list(parse_relation(r.rhs).identifiers) for r in relations] == [
+        ["A", "epsilon", "r"],
+        ["pi_old", "pi_theta"],
+        ["p", "q"],
+    ]
+
+
+def test_log_is_the_natural_logarithm() -> None:
+    assert float(evaluate(parse_relation(r"\log x"), {"x": math.e})) == pytest.approx(1.0)
+    assert float(evaluate(parse_relation(r"\ln x"), {"x": math.e**2})) == pytest.approx(2.0)
+    assert float(evaluate(parse_relation(r"\log_2 x"), {"x": 8.0})) == pytest.approx(3.0)
+
+
+def test_clip_policy_and_index_sum_notation() -> None:
+    clipped = parse_relation(r"\operatorname{clip}(r,1-\epsilon,1+\epsilon)A")
+    assert float(evaluate(clipped, {"r": 1.4, "epsilon": 0.2, "A": 2.0})) == pytest.approx(2.4)
+    assert float(evaluate(clipped, {"r": 0.5, "epsilon": 0.2, "A": -2.0})) == pytest.approx(-1.6)
+    ratio = parse_relation(r"\frac{\pi_\theta(a\mid s)}{\pi_{old}(a\mid s)}")
+    assert float(evaluate(ratio, {"pi_theta": 0.7, "pi_old": 0.5})) == pytest.approx(1.4)
+    kl = parse_relation(r"\sum_i p_i\log\frac{p_i}{q_i}")
+    value = evaluate(kl, {"p": np.array([0.7, 0.3]), "q": np.array([0.5, 0.5])})
+    assert float(value) == pytest.approx(0.082283, abs=5e-7)
+    expected = parse_relation(r"\sum_{a'}\pi(a')\,r(a')")
+    assert float(evaluate(expected, {"pi": np.array([0.25, 0.75]), "r": np.array([1.0, 3.0])})) == (
+        pytest.approx(2.5)
+    )
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\mathbb{E}_{a\sim\pi}[x]",
+        r"\begin{cases}0 & x\end{cases}",
+        r"\sum_{i=1}^{n} x_i",
+        r"\odot",
+        r"\hat{\mathbb{E}}_t x_t",
+    ],
+)
+def test_notation_outside_the_subset_is_refused_with_a_reason(latex: str) -> None:
+    with pytest.raises(EquationError) as error:
+        parse_relation(latex)
+    assert str(error.value)
+
+
+# -- checking lessons --------------------------------------------------------------------
+
+
+def test_every_shipped_equation_is_checked_or_exempt() -> None:
+    result = check_paths([CONTENT])
+    assert not [d for d in result.diagnostics if d.code.startswith("RLKL43")]
+    records = [r for run in result.lessons for r in run.claims.equations]
+    assert {r.status for r in records} <= {"verified", "exempt"}
+    verified = {(r.pointer, r.relation) for r in records if r.status == "verified"}
+    assert ("/science/0/equation", "J_{clip}") in verified
+    assert ("/science/0/equation", r"D_{KL}(p\Vert q)") in verified
+    for record in records:
+        if record.status == "exempt":
+            assert len(record.detail) >= 10  # a written reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "relation"),
+    [
+        (r"\\min(rA,", r"\\max(rA,", "J_{clip}"),
+        (r"clip}(r,1-\\epsilon", r"clip}(r,1+\\epsilon", "J_{clip}"),
+        (r"\\sum_i p_i\\log\\frac{p_i}{q_i}", r"\\sum_i q_i\\log\\frac{q_i}{p_i}", "D_{KL}"),
+        (r"p_i\\log\\frac{p_i}{q_i}", r"p_i\\frac{p_i}{q_i}", "D_{KL}"),
+        (
+            r"\\frac{\\pi_\\theta(a\\mid s)}{\\pi_{old}",
+            r"\\frac{\\pi_{old}(a\\mid s)}{\\pi_\\theta",
+            "`r =",
+        ),
+    ],
+    ids=["max-for-min", "1+eps-for-1-eps", "swapped-kl", "dropped-log", "inverted-ratio"],
+)
+def test_planted_equation_faults_fail_at_the_equation(
+    tmp_path: Path, old: str, new: str, relation: str
+) -> None:
+    root = _copy(tmp_path)
+    _edit(root / SEED / "lesson.json", old, new)
+    result = check_paths([root])
+    failures = [d for d in result.diagnostics if d.code == "RLKL431"]
+    assert len(failures) == 1, result.diagnostics
+    failure = failures[0]
+    assert failure.pointer == "/science/0/equation"
+    assert failure.file.endswith(f"{SEED}/lesson.json") and failure.line >= 1
+    assert relation in failure.message
+    assert result.summary()["errors"] == 1
+
+
+def test_an_unbound_relation_says_what_to_write(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    claims = root / SEED / "claims.yaml"
+    text = claims.read_text(encoding="utf-8")
+    claims.write_text(text[: text.index("  - in: /science/0/equation\n    relation: r\n")])
+    result = check_paths([root])
+    unbound = [d for d in result.diagnostics if d.code == "RLKL430"]
+    assert len(unbound) == 2
+    assert all(d.pointer == "/science/0/equation" for d in unbound)
+    assert "relation: 'r'" in unbound[0].message and "pi_old, pi_theta" in unbound[0].message
+
+
+def test_an_exemption_with_a_reason_covers_an_unreadable_equation(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _edit(root / SEED / "lesson.json", r"\\min(rA,", r"\\mathcal{M}(rA,")
+    assert ("RLKL432", "/science/0/equation") in _codes(check_paths([root]))
+    claims = root / SEED / "claims.yaml"
+    _edit(
+        claims,
+        "    is: ppo_clip_objective(r, A, epsilon)\n"
+        "    grid: {r: [0.5, 0.8, 0.9, 1.0, 1.1, 1.2, 1.4, 2.0], A: [-2, -0.5, 0.5, 2], "
+        "epsilon: [0.1, 0.2, 0.3]}\n    worked: {r: ratio, A: A, epsilon: eps}\n",
+        "    exempt: A test of an exemption for notation rlkl cannot read.\n",
+    )
+    result = check_paths([root])
+    assert result.summary()["errors"] == 0, result.diagnostics
+    records = {r.relation: r.status for run in result.lessons for r in run.claims.equations}
+    assert records["J_{clip}"] == "exempt"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ("relation: r\n", "relation: rho\n", "is not in /science/0/equation"),
+        ("{pi_theta: [0.1, 0.5, 0.7, 0.9], ", "{", "grid gives no values for pi_theta"),
+        ("worked: {pi_theta: p_new,", "worked: {pi_theta: p_newest,", "not a quantity"),
+        ("in: /science/0/equation\n    relation: r\n", "in: /science/7/equation\n    relation: r\n",
+         "is not an equation of the lesson"),
+    ],
+)
+def test_binding_mistakes_are_located_in_claims_yaml(
+    tmp_path: Path, old: str, new: str, words: str
+) -> None:
+    root = _copy(tmp_path)
+    _edit(root / SEED / "claims.yaml", old, new)
+    result = check_paths([root])
+    found = [d for d in result.diagnostics if d.code == "RLKL433"]
+    assert len(found) == 1, result.diagnostics
+    assert found[0].file.endswith("claims.yaml") and found[0].pointer.startswith("/equations/")
+    assert words in found[0].message
+
+
+def test_a_grid_the_core_rejects_is_reported(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _edit(root / SEED / "claims.yaml", "q: [[0.5, 0.5], [0.9, 0.1]", "q: [[0.5, 0.6], [0.9, 0.1]")
+    found = [d for d in check_paths([root]).diagnostics if d.code == "RLKL434"]
+    assert len(found) == 1 and "kl_divergence" in found[0].message
+
+
+def test_rlkl_claims_lists_equations_with_their_status(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rlkl.cli import main
+
+    root = _copy(tmp_path)
+    good = CliRunner().invoke(main, ["claims", str(root / SEED)])
+    assert good.exit_code == 0, good.output
+    rows = [line for line in good.output.splitlines() if "/science/0/equation" in line]
+    assert len(rows) == 3
+    assert "J_{clip}" in rows[0] and "verified" in rows[0] and "ppo_clip_objective" in rows[0]
+    _edit(root / SEED / "lesson.json", r"\\min(rA,", r"\\max(rA,")
+    bad = CliRunner().invoke(main, ["claims", str(root / SEED)])
+    assert bad.exit_code == 1
+    failed = [line for line in bad.output.splitlines() if "J_{clip}" in line and "FAILED" in line]
+    assert len(failed) == 1
+
+
+def test_a_very_long_relation_is_refused_before_parsing() -> None:
+    with pytest.raises(EquationError, match="longer than"):
+        parse_relation("+".join([r"\frac{x}{y}"] * 40))
+
+
+def test_a_grid_too_large_is_refused_before_it_is_built(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    many = "[" + ", ".join(str(0.1 + i / 100) for i in range(50)) + "]"
+    _edit(
+        root / SEED / "claims.yaml",
+        "grid: {r: [0.5, 0.8, 0.9, 1.0, 1.1, 1.2, 1.4, 2.0], A: [-2, -0.5, 0.5, 2], "
+        "epsilon: [0.1, 0.2, 0.3]}",
+        f"grid: {{r: {many}, A: {many}, epsilon: {many}}}",
+    )
+    found = [d for d in check_paths([root]).diagnostics if d.code == "RLKL433"]
+    assert len(found) == 1 and "125000 points" in found[0].message
+
+
+def test_an_equation_with_too_many_relations_is_cut_short(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    many = ",".join(f"x_{{{i}}}=y" for i in range(5000))
+    _edit(root / SEED / "lesson.json", r'"equation":"J_{clip}=', f'"equation":"{many},J_{{clip}}=')
+    result = check_paths([root])
+    cut = [d for d in result.diagnostics if d.code == "RLKL432"]
+    assert len(cut) == 1 and "5003 relations" in cut[0].message
+    assert sum(d.code == "RLKL430" for d in result.diagnostics) == 50
+
+
+def test_a_broken_bindings_file_reports_itself_not_every_equation(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    claims = root / SEED / "claims.yaml"
+    claims.write_text(claims.read_text(encoding="utf-8") + "\n  bad: [\n", encoding="utf-8")
+    codes = {d.code for d in check_paths([root]).diagnostics}
+    assert "RLKL601" in codes and "RLKL430" not in codes
+
+
+def test_the_empirical_mean_over_a_batch() -> None:
+    latex = (
+        r"\hat{\mathbb{E}}_t\left[\min\left(\rho_t(\theta)\hat{A}_t,\ "
+        r"\operatorname{clip}\left(\rho_t(\theta),1-\epsilon,1+\epsilon\right)\hat{A}_t\right)\right]"
+    )
+    parsed = parse_relation(latex)
+    assert parsed.identifiers == ("A_hat", "epsilon", "rho")
+    assert parsed.elements == {"A_hat", "rho"}
+    env = {"rho": np.array([0.5, 1.4]), "A_hat": np.array([-2.0, 2.0]), "epsilon": 0.2}
+    assert float(evaluate(parsed, env)) == pytest.approx((-1.6 + 2.4) / 2)
+
+
+def test_a_planted_fault_in_the_ppo_objective_fails(tmp_path: Path) -> None:
+    lesson = "ppo-clipped-objective"
+    root = _copy(tmp_path, lesson)
+    _edit(root / lesson / "lesson.json", r"\\left[\\min\\left(", r"\\left[\\max\\left(")
+    failures = [d for d in check_paths([root]).diagnostics if d.code == "RLKL431"]
+    assert len(failures) == 1
+    assert failures[0].pointer == "/science/0/equation" and "L^{CLIP}" in failures[0].message
+
+
+# The relations of the newer lessons that are bound (not exempt) catch their planted faults.
+NEW_LESSON_FAULTS = [
+    # the error's clip range: -0.2 written -0.3
+    ("adaptive-kl-controllers", r",\\,-0.2,\\,0.2\\right)", r",\\,-0.3,\\,0.2\\right)", "e_t"),
+    # the relative error d/d_targ - 1 written d/d_targ + 1
+    ("adaptive-kl-controllers", r"{d_{targ}}-1,", r"{d_{targ}}+1,", "e_t"),
+    # the update β(1 + K e) written β(1 - K e)
+    ("adaptive-kl-controllers", r"\\left(1+K_\\beta", r"\\left(1-K_\\beta", r"\beta_{t+1}"),
+    # GRPO's ρ = π_ref/π_θ written upside down
+    (
+        "grpo-group-advantages",
+        r"\\rho=\\frac{\\pi_{ref}(o_t\\mid q,o_{<t})}{\\pi_\\theta(o_t\\mid q,o_{<t})}",
+        r"\\rho=\\frac{\\pi_\\theta(o_t\\mid q,o_{<t})}{\\pi_{ref}(o_t\\mid q,o_{<t})}",
+        r"\rho",
+    ),
+]
+
+
+@pytest.mark.parametrize(("lesson", "old", "new", "relation"), NEW_LESSON_FAULTS)
+def test_a_planted_fault_in_a_newer_lessons_equation_fails_there(
+    tmp_path: Path, lesson: str, old: str, new: str, relation: str
+) -> None:
+    root = _copy(tmp_path, lesson)
+    _edit(root / lesson / "lesson.json", old, new)
+    failures = [d for d in check_paths([root]).diagnostics if d.code == "RLKL431"]
+    assert len(failures) == 1, failures
+    assert failures[0].pointer == "/science/1/equation"
+    assert f"`{relation} = " in failures[0].message
