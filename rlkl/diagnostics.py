@@ -9,6 +9,7 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 * ``RLKL4xx`` — numeric claims (coverage, verification).
 * ``RLKL5xx`` — fixtures (missing, stale, orphaned, drift).
 * ``RLKL6xx`` — authored claim bindings (``claims.yaml``).
+* ``RLKL7xx`` — the published site (what a page cannot show safely).
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ CODES: dict[str, str] = {
     "RLKL611": "an output or quiz expression uses no quantity from the prose (a constant)",
     "RLKL612": "an input slot is read but no expression uses it",
     "RLKL613": "quiz.distractors names the key or an option that does not exist",
+    "RLKL701": "an equation cannot be rendered to MathML for the site (or holds markup)",
 }
 
 
