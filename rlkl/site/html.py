@@ -15,15 +15,6 @@ from markupsafe import Markup, escape
 
 from rlkl.site.records import Mark
 
-LABELS = {
-    "verified": "verified",
-    "input": "input",
-    "exempt": "exempt",
-    "failed": "FAILED",
-    "unaccounted": "unaccounted",
-}
-
-
 def text(value: object) -> Markup:
     """``value`` as escaped HTML text (newlines kept as character references)."""
     escaped = str(escape(str(value)))
@@ -37,7 +28,7 @@ def mark(item: Mark) -> Markup:
         'data-detail="{detail}" aria-label="{label}">{number}</span>'
     ).format(
         status=item.status,
-        detail=text(f"{LABELS.get(item.status, item.status)} · {item.detail}"),
+        detail=text(item.detail),
         label=text(f"{item.text} ({item.detail})"),
         number=text(item.text),
     )

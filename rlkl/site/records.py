@@ -235,7 +235,7 @@ def _lesson_record(run: Any) -> tuple[LessonRecord, list[ClaimRow], list[ExemptR
         if mention.key in exempt:
             status, detail = EXEMPT, f"exempt: {exempt[mention.key].reason}"
         elif not all(v.ok for v in verdicts):
-            status, detail = FAILED, _verdict_detail(verdicts)
+            status, detail = FAILED, "FAILED " + _verdict_detail(verdicts)
         elif role.startswith("input"):
             name = role.partition(" ")[2]
             used = ", ".join(users.get(name, [])[:6]) or "the checks of this sentence"
@@ -247,7 +247,7 @@ def _lesson_record(run: Any) -> tuple[LessonRecord, list[ClaimRow], list[ExemptR
         elif verdicts:
             status, detail = VERIFIED, "verified " + _verdict_detail(verdicts)
         else:
-            status, detail = UNACCOUNTED, "neither checked nor exempt"
+            status, detail = UNACCOUNTED, "UNACCOUNTED: neither checked nor exempt"
         marks.setdefault(mention.pointer, []).append(
             Mark(mention.start, mention.end, mention.text, status, detail)
         )
