@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 
 from rlkl.site.records import Mark
 
+
 def text(value: object) -> Markup:
     """``value`` as escaped HTML text (newlines kept as character references)."""
     escaped = str(escape(str(value)))

@@ -22,7 +22,7 @@ from rlkl.diagnostics import Diagnostic
 from rlkl.site.html import href, marked, text
 from rlkl.site.mathml import MathError, to_mathml
 from rlkl.site.plot import clipped_objective_svg
-from rlkl.site.records import CatalogItem, LessonRecord, PpoPoint
+from rlkl.site.records import LessonRecord, PpoPoint
 
 _ENV: list[Environment] = []
 
@@ -40,6 +40,17 @@ def environment() -> Environment:
             )
         )
     return _ENV[0]
+
+
+def macros(template: str) -> Callable[[str], Callable[..., Markup]]:
+    """The macros of one template, by name (each renders one raw HTML block)."""
+    module = environment().get_template(template).module
+
+    def macro(name: str) -> Callable[..., Markup]:
+        found: Callable[..., Markup] = getattr(module, name)
+        return found
+
+    return macro
 
 
 def block(html: str) -> str:
@@ -128,7 +139,7 @@ def lesson_markdown(
     """
     lesson = record.lesson
     equations, problems = _equations(record)
-    macros = environment().get_template("lesson.html").module
+    macro = macros("lesson.html")
 
     def p(pointer: str, value: str) -> Markup:
         return marked(value, record.marks.get(pointer, ()))
@@ -147,29 +158,29 @@ def lesson_markdown(
 
     report_url = url("report.md") + "#" + lesson.id
     add("establishes", "01 · What the paper establishes" if lesson.paper else
-        "01 · What this lesson establishes", macros.establishes(lesson, p, paper_href))
-    add("mechanism", "02 · The mechanism", macros.mechanism(lesson, p, equations))
+        "01 · What this lesson establishes", macro("establishes")(lesson, p, paper_href))
+    add("mechanism", "02 · The mechanism", macro("mechanism")(lesson, p, equations))
     if lesson.symbols:
-        add("symbols", "Symbols", macros.symbols(lesson, p))
+        add("symbols", "Symbols", macro("symbols")(lesson, p))
     if lesson.derivation or lesson.tradeoff:
-        add("derivation", "Worked derivation", macros.derivation(lesson, p))
+        add("derivation", "Worked derivation", macro("derivation")(lesson, p))
     if record.ppo is not None:
         add("change-one-variable", "03 · Change one variable",
-            macros.controls(clipped_objective_svg(record.ppo), control_values(record.ppo)))
-    add("example", "04 · Work through an example", macros.example(lesson, p))
+            macro("controls")(clipped_objective_svg(record.ppo), control_values(record.ppo)))
+    add("example", "04 · Work through an example", macro("example")(lesson, p))
     add("experiment", "05 · Design your experiment",
-        macros.experiment(lesson, p, url("experiment.md")))
+        macro("experiment")(lesson, p, url("experiment.md")))
     if lesson.limits:
-        add("limits", "06 · Limits & reviewer questions", macros.limits(lesson, p))
-    add("check", "Check your understanding", macros.quiz(lesson, p))
+        add("limits", "06 · Limits & reviewer questions", macro("limits")(lesson, p))
+    add("check", "Check your understanding", macro("quiz")(lesson, p))
     if lesson.sources or lesson.evidenceNotes:
-        add("sources", "07 · Read the original", macros.sources(lesson, p, sources))
+        add("sources", "07 · Read the original", macro("sources")(lesson, p, sources))
     groups = [("Prerequisites", linked(lesson.prerequisites)), ("Related", linked(lesson.related))]
     if lesson.prerequisites or lesson.related:
-        add("continue", "Continue this topic", macros.continue_topic(groups))
+        add("continue", "Continue this topic", macro("continue_topic")(groups))
 
     title = json.dumps(str(text(lesson.name)), ensure_ascii=True)
-    parts = [f"---\ntitle: {title}\n---\n", block(str(macros.header(lesson, p, record,
+    parts = [f"---\ntitle: {title}\n---\n", block(str(macro("header")(lesson, p, record,
                                                                      core, report_url)))]
     for anchor, heading, html in sections:
         parts.append(f"## {heading} {{#{anchor}}}\n\n{html}")

@@ -16,18 +16,20 @@ import xml.etree.ElementTree as ET
 from markupsafe import Markup
 
 NS = "http://www.w3.org/1998/Math/MathML"
-ELEMENTS = frozenset(
-    "math mrow mi mn mo ms mtext mspace msub msup msubsup mfrac msqrt mroot mover munder "
-    "munderover mtable mtr mtd mstyle mpadded mphantom menclose mmultiscripts mprescripts "
-    "none merror".split()
-)
-ATTRIBUTES = frozenset(
-    "display stretchy fence form columnalign mathvariant accent accentunder movablelimits "
-    "lspace rspace width height depth linethickness displaystyle scriptlevel separator "
-    "minsize maxsize symmetric largeop notation columnspacing rowspacing columnlines "
-    "rowlines frame framespacing equalrows equalcolumns align rowalign columnspan rowspan "
-    "mathsize".split()
-)
+ELEMENTS = frozenset({
+    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup",
+    "mfrac", "msqrt", "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd",
+    "mstyle", "mpadded", "mphantom", "menclose", "mmultiscripts", "mprescripts", "none",
+    "merror",
+})
+ATTRIBUTES = frozenset({
+    "display", "stretchy", "fence", "form", "columnalign", "mathvariant", "accent",
+    "accentunder", "movablelimits", "lspace", "rspace", "width", "height", "depth",
+    "linethickness", "displaystyle", "scriptlevel", "separator", "minsize", "maxsize",
+    "symmetric", "largeop", "notation", "columnspacing", "rowspacing", "columnlines",
+    "rowlines", "frame", "framespacing", "equalrows", "equalcolumns", "align", "rowalign",
+    "columnspan", "rowspan", "mathsize",
+})
 
 
 class MathError(ValueError):

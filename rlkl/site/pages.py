@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import escape
 
-from rlkl.site.lesson import Link, block, environment
+from rlkl.site.lesson import Link, block, macros
 from rlkl.site.records import LessonRecord, SiteCheck
 
 OTHER = "other"
@@ -73,7 +73,7 @@ def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> str:
     ]
     planned = [Link(c.title, None, c.summary) for c in check.catalog
                if c.status == "planned" and c.id not in published]
-    html = environment().get_template("pages.html").module.catalog(groups, planned)
+    html = macros("pages.html")("catalog")(groups, planned)
     intro = (
         "Every lesson below was built only after `rlkl check` verified every number in it. "
         "Lessons are grouped by branch and sub-branch, as in the navigation."
@@ -93,7 +93,7 @@ def report_markdown(check: SiteCheck, url: Callable[[str], str]) -> str:
         )
         for r in check.lessons
     ]
-    html = environment().get_template("pages.html").module.report(check, lessons)
+    html = macros("pages.html")("report")(check, lessons)
     return (
         "---\ntitle: Verification report\n---\n\n# Verification report\n\n"
         "The same records `rlkl check` produces: every checked number with the expression "

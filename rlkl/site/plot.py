@@ -48,7 +48,8 @@ def clipped_objective_svg(point: PpoPoint) -> Markup:
         return HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / span
 
     def line(values: np.ndarray) -> str:
-        return " ".join(f"{x(float(r)):.1f},{y(float(v)):.1f}" for r, v in zip(ratios, values))
+        pairs = zip(ratios, values, strict=True)
+        return " ".join(f"{x(float(r)):.1f},{y(float(v)):.1f}" for r, v in pairs)
 
     eps = point.epsilon
     size = abs(point.advantage) or 1.0

@@ -36,7 +36,7 @@ from rlkl.site.records import SiteCheck, check_site
 CATALOG = "lessons/index.md"
 
 
-class RlklConfig(Config):
+class RlklConfig(Config):  # type: ignore[no-untyped-call]
     """Plugin options (paths relative to the folder of ``mkdocs.yml``)."""
 
     content = config_options.Type(str, default="../content")
@@ -52,7 +52,7 @@ class BuildFailed(PluginError):
         self.report = report
 
 
-class RlklPlugin(BasePlugin[RlklConfig]):
+class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
     """Adds the verified lessons to an MkDocs site."""
 
     def __init__(self) -> None:

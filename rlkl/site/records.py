@@ -240,7 +240,10 @@ def _lesson_record(run: Any) -> tuple[LessonRecord, list[ClaimRow], list[ExemptR
             name = role.partition(" ")[2]
             used = ", ".join(users.get(name, [])[:6]) or "the checks of this sentence"
             status = INPUT
-            detail = f"input {name} = {mention.text}, read from the prose as an exact decimal; used by {used}"
+            detail = (
+                f"input {name} = {mention.text}, read from the prose as an exact decimal; "
+                f"used by {used}"
+            )
         elif role.startswith("intermediate"):
             status = INPUT
             detail = "intermediate of the worked arithmetic around it, checked with that result"

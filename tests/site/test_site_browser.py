@@ -214,7 +214,7 @@ def _expected(ratio: float, adv: float, eps: float) -> list[float]:
 
 
 def _agree(got: list[list[str]], want: list[float]) -> None:
-    for (value, shown), expected in zip(got, want):
+    for (value, shown), expected in zip(got, want, strict=True):
         assert math.isclose(float(value), expected, rel_tol=1e-12, abs_tol=1e-15), (value, expected)
         assert shown == show(expected).replace("-", "\u2212")
 
@@ -235,7 +235,7 @@ def test_controls_agree_with_the_core_on_a_grid(visit: Any, path: str, mode: str
             for eps in epsilons]
     results = v.page.evaluate(GRID_JS, [mode, grid])
     assert len(results) == len(grid) >= 160
-    for (a, b, adv, eps), got in zip(grid, results):
+    for (a, b, adv, eps), got in zip(grid, results, strict=True):
         ratio = float(ppo_ratio(math.log(b), math.log(a))) if mode == "probs" else a
         _agree(got[:5], _expected(ratio, adv, eps))
         binds = (adv > 0 and ratio > 1 + eps) or (adv < 0 and ratio < 1 - eps)
