@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,9 +54,27 @@ def macros(template: str) -> Callable[[str], Callable[..., Markup]]:
     return macro
 
 
-def block(html: str) -> str:
-    """A raw HTML block Markdown leaves alone: one element run with no blank line inside."""
-    return "\n".join(line for line in html.splitlines() if line.strip())
+TOKEN = "rlkl-block-"
+_FILLED = re.compile(r"<p>rlkl-block-(\d+)</p>")
+
+
+class Blocks:
+    """HTML kept out of Markdown: the page's Markdown holds one placeholder per block, and
+    :func:`fill` puts the blocks into the rendered page. Markdown never sees lesson text
+    (nothing in it can be read as Markdown), and large pages convert fast."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, html: object) -> str:
+        """Keep ``html``; return the Markdown paragraph that stands for it."""
+        self.items.append(str(html))
+        return f"\n\n{TOKEN}{len(self.items) - 1}\n\n"
+
+
+def fill(html: str, blocks: Sequence[str]) -> str:
+    """Replace each placeholder paragraph in rendered ``html`` by its block."""
+    return _FILLED.sub(lambda m: blocks[int(m.group(1))], html)
 
 
 @dataclass(frozen=True)
@@ -131,8 +150,9 @@ def lesson_markdown(
     links: Mapping[str, Link],
     url: Callable[[str], str],
     core: str,
-) -> tuple[str, list[Diagnostic]]:
-    """The page's Markdown and the problems that keep it from being published.
+) -> tuple[str, tuple[str, ...], list[Diagnostic]]:
+    """The page's Markdown, its HTML blocks (see :class:`Blocks`) and the problems that keep
+    it from being published.
 
     ``links`` maps every lesson id (published or planned) to its link; ``url(target)`` gives
     the relative URL of a site page (``report.md``, ``experiment.md``) from this page.
@@ -152,9 +172,10 @@ def lesson_markdown(
     ]
     paper_href = href(lesson.paper.url) if lesson.paper else None
     sections: list[tuple[str, str, str]] = []
+    blocks = Blocks()
 
     def add(anchor: str, heading: str, html: Any) -> None:
-        sections.append((anchor, heading, block(str(html))))
+        sections.append((anchor, heading, blocks.add(html)))
 
     report_url = url("report.md") + "#" + lesson.id
     add("establishes", "01 · What the paper establishes" if lesson.paper else
@@ -180,8 +201,8 @@ def lesson_markdown(
         add("continue", "Continue this topic", macro("continue_topic")(groups))
 
     title = json.dumps(str(text(lesson.name)), ensure_ascii=True)
-    parts = [f"---\ntitle: {title}\n---\n", block(str(macro("header")(lesson, p, record,
-                                                                     core, report_url)))]
-    for anchor, heading, html in sections:
-        parts.append(f"## {heading} {{#{anchor}}}\n\n{html}")
-    return "\n\n".join(parts) + "\n", problems
+    parts = [f"---\ntitle: {title}\n---\n",
+             blocks.add(macro("header")(lesson, p, record, core, report_url))]
+    for anchor, heading, placeholder in sections:
+        parts.append(f"## {heading} {{#{anchor}}}\n{placeholder}")
+    return "\n".join(parts) + "\n", tuple(blocks.items), problems

@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import escape
 
-from rlkl.site.lesson import Link, block, macros
+from rlkl.site.lesson import Blocks, Link, macros
 from rlkl.site.records import LessonRecord, SiteCheck
 
 OTHER = "other"
@@ -55,7 +55,7 @@ def grouped(
     ]
 
 
-def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> str:
+def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
     """The catalog: published lessons by branch and sub-branch, then the planned ones."""
     published = {r.lesson.id for r in check.lessons}
     summaries = {c.id: c.summary for c in check.catalog}
@@ -78,10 +78,12 @@ def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> str:
         "Every lesson below was built only after `rlkl check` verified every number in it. "
         "Lessons are grouped by branch and sub-branch, as in the navigation."
     )
-    return f"---\ntitle: Lessons\n---\n\n# Lessons\n\n{intro}\n\n{block(str(html))}\n"
+    blocks = Blocks()
+    markdown = f"---\ntitle: Lessons\n---\n\n# Lessons\n\n{intro}\n{blocks.add(html)}"
+    return markdown, tuple(blocks.items)
 
 
-def report_markdown(check: SiteCheck, url: Callable[[str], str]) -> str:
+def report_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
     """Every claim with its status, per lesson, and the numeric core's version."""
     lessons = [
         (
@@ -94,12 +96,16 @@ def report_markdown(check: SiteCheck, url: Callable[[str], str]) -> str:
         for r in check.lessons
     ]
     html = macros("pages.html")("report")(check, lessons)
-    return (
-        "---\ntitle: Verification report\n---\n\n# Verification report\n\n"
+    blocks = Blocks()
+    markdown = (
+        "---\ntitle: Verification report\nsearch:\n  exclude: true\n---\n\n"
+        "# Verification report\n\n"
         "The same records `rlkl check` produces: every checked number with the expression "
         "rlkl.core computed, where it is written, and whether it holds at its written "
-        f"precision.\n\n{block(str(html))}\n"
+        "precision (a lesson page shows each number's expression and inputs on hover).\n"
+        f"{blocks.add(html)}"
     )
+    return markdown, tuple(blocks.items)
 
 
 def cli_markdown() -> str:

@@ -16,12 +16,16 @@ from rlkl.site.records import PpoPoint
 
 WIDTH, HEIGHT, PAD = 560, 300, 44
 R_MAX = 2.0
-POINTS = 201
 
 
 def curves(point: PpoPoint) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Ratios on [0, R_MAX] and the clipped objective there for A = +|Â| and A = −|Â|."""
-    ratios = np.linspace(0.0, R_MAX, POINTS)
+    """Ratios on [0, R_MAX] and the clipped objective there for A = +|Â| and A = −|Â|.
+
+    The objective is linear between its kinks at 1 − ε and 1 + ε, so the curve through
+    0, the kinks and R_MAX is exact (a polyline of at most four points).
+    """
+    kinks = [r for r in (1.0 - point.epsilon, 1.0 + point.epsilon) if 0.0 < r < R_MAX]
+    ratios = np.array([0.0, *kinks, R_MAX])
     size = abs(point.advantage) or 1.0
     positive = np.asarray(ppo_clip_objective(ratios, size, point.epsilon))
     negative = np.asarray(ppo_clip_objective(ratios, -size, point.epsilon))

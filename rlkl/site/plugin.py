@@ -22,7 +22,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
-from rlkl.site.lesson import Link, lesson_markdown
+from rlkl.site.lesson import Link, fill, lesson_markdown
 from rlkl.site.pages import (
     authoring_markdown,
     catalog_markdown,
@@ -58,6 +58,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
     def __init__(self) -> None:
         self.check: SiteCheck | None = None
         self.pages: dict[str, str] = {}
+        self.blocks: dict[str, tuple[str, ...]] = {}
         self.binary: dict[str, bytes] = {}
         self.root = Path(".")
 
@@ -101,15 +102,15 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
                     url_from(uri)(f"lessons/{other.lesson.id}.md"),
                     entry.summary if entry else (other.lesson.tagline or ""),
                 )
-            pages[uri], found = lesson_markdown(
+            pages[uri], self.blocks[uri], found = lesson_markdown(
                 record, links=page_links, url=url_from(uri), core=check.core_version
             )
             problems.extend(found)
         if problems:
             errors = sum(p.severity is Severity.ERROR for p in problems)
             raise BuildFailed(render(problems, {"errors": errors}, "text"))
-        pages[CATALOG] = catalog_markdown(check, url_from(CATALOG))
-        pages["report.md"] = report_markdown(check, url_from("report.md"))
+        pages[CATALOG], self.blocks[CATALOG] = catalog_markdown(check, url_from(CATALOG))
+        pages["report.md"], self.blocks["report.md"] = report_markdown(check, url_from("report.md"))
         pages["reference/cli.md"] = cli_markdown()
         schema = self.root / "schema"
         if schema.is_dir():
@@ -156,6 +157,12 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         for uri, data in self.binary.items():
             files.append(File.generated(config, uri, content=data))
         return files
+
+    def on_page_content(
+        self, html: str, /, *, page: Any, config: MkDocsConfig, files: Files
+    ) -> str:
+        blocks = self.blocks.get(page.file.src_uri)
+        return fill(html, blocks) if blocks else html
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         server.watch(str(self._path(config, self.config.content)))

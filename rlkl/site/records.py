@@ -238,12 +238,12 @@ def _lesson_record(run: Any) -> tuple[LessonRecord, list[ClaimRow], list[ExemptR
             status, detail = FAILED, "FAILED " + _verdict_detail(verdicts)
         elif role.startswith("input"):
             name = role.partition(" ")[2]
-            used = ", ".join(users.get(name, [])[:6]) or "the checks of this sentence"
-            status = INPUT
-            detail = (
-                f"input {name} = {mention.text}, read from the prose as an exact decimal; "
-                f"used by {used}"
+            claims_using = users.get(name, [])
+            used = ", ".join(claims_using[:3]) + (
+                f" and {len(claims_using) - 3} more" if len(claims_using) > 3 else ""
             )
+            status = INPUT
+            detail = f"input {name} = {mention.text} (exact), used by {used or 'its sentence'}"
         elif role.startswith("intermediate"):
             status = INPUT
             detail = "intermediate of the worked arithmetic around it, checked with that result"
