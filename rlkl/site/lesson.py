@@ -9,6 +9,7 @@ check question; sources; prerequisites and related lessons.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -25,22 +26,17 @@ from rlkl.site.mathml import MathError, to_mathml
 from rlkl.site.plot import clipped_objective_svg
 from rlkl.site.records import LessonRecord, PpoPoint
 
-_ENV: list[Environment] = []
 
-
+@functools.lru_cache(maxsize=1)
 def environment() -> Environment:
     """The site's template environment (autoescaping on, undefined names are errors)."""
-    if not _ENV:
-        _ENV.append(
-            Environment(
-                loader=PackageLoader("rlkl.site", "templates"),
-                autoescape=True,
-                undefined=StrictUndefined,
-                trim_blocks=True,
-                lstrip_blocks=True,
-            )
-        )
-    return _ENV[0]
+    return Environment(
+        loader=PackageLoader("rlkl.site", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 def macros(template: str) -> Callable[[str], Callable[..., Markup]]:

@@ -22,7 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from rlkl import __version__
+from rlkl.claims.pipeline import check_paths
+from rlkl.claims.source import line_column, mention_range
+from rlkl.diagnostics import Severity
 from rlkl.models import Lesson
+from rlkl.report import render
 
 VERIFIED, FAILED, INPUT, EXEMPT, UNACCOUNTED = (
     "verified",
@@ -226,8 +230,6 @@ def _lesson_record(run: Any) -> tuple[LessonRecord, list[ClaimRow], list[ExemptR
             if _claim(verdict.id) not in users.setdefault(name, []):
                 users[name].append(_claim(verdict.id))
 
-    from rlkl.claims.source import line_column, mention_range
-
     marks: dict[str, list[Mark]] = {}
     for mention in claims.mentions:
         role = claims.roles.get(mention.key, "")
@@ -309,10 +311,6 @@ def _catalog(content: Path) -> tuple[CatalogItem, ...]:
 
 def check_site(content: Path) -> SiteCheck:
     """Run ``rlkl check`` on ``content`` once and convert its results for the site."""
-    from rlkl.claims.pipeline import check_paths
-    from rlkl.diagnostics import Severity
-    from rlkl.report import render
-
     result = check_paths([content])
     lessons, claims, exempt = [], [], []
     for run in result.lessons:

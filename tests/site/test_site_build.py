@@ -181,3 +181,36 @@ def test_cli_builds_and_fails_with_exit_codes(tmp_path: Path) -> None:
     assert "RLKL501" in bad.output and "kl-direction-estimators/lesson.json" in bad.output
     missing = runner.invoke(main, ["site", "build", "--config", str(tmp_path / "nope.yml")])
     assert missing.exit_code == 2
+
+
+def test_serve_builds_and_serves_the_site(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from rlkl.cli import main; main()", "site", "serve",
+         "--config", str(CONFIG), "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                url = f"http://127.0.0.1:{port}/lessons/ppo-clipped-objective/"
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    body = response.read().decode("utf-8")
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read() if server.stderr else ""
+                assert time.monotonic() < deadline, "rlkl site serve did not answer"
+                time.sleep(0.5)
+        assert "rlkl-num rlkl-verified" in body
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
