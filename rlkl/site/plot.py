@@ -83,7 +83,7 @@ def clipped_objective_svg(point: PpoPoint) -> Markup:
         f'<text x="{PAD + 4}" y="{PAD - 24}">objective</text>',
         f'<text class="rlkl-label-pos" x="{WIDTH - PAD}" y="{y(float(positive[-1])) - 6:.1f}" '
         f'text-anchor="end">A = +{_fmt(size)}</text>',
-        f'<text class="rlkl-label-neg" x="{WIDTH - PAD}" y="{y(float(negative[-1])) + 16:.1f}" '
+        f'<text class="rlkl-label-neg" x="{WIDTH - PAD}" y="{y(float(negative[-1])) - 8:.1f}" '
         f'text-anchor="end">A = −{_fmt(size)}</text>',
     ]
     for tick in (0.0, 0.5, 1.0, 1.5, 2.0):

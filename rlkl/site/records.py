@@ -37,6 +37,10 @@ VERIFIED, FAILED, INPUT, EXEMPT, UNACCOUNTED = (
 )
 
 
+# claim kinds whose number is a stated wrong value (the check is that it differs)
+WRONG_ON_PURPOSE = frozenset({"negative", "distractor", "misconception"})
+
+
 @dataclass(frozen=True)
 class Mark:
     """One number in a prose string, ``text[start:end]``, with its status and what it means."""
@@ -162,7 +166,11 @@ def _verdict_detail(verdicts: Sequence[Any]) -> str:
     parts = [f"{main.kind} ({_claim(main.id)}): {main.expression}"]
     if main.inputs:
         parts.append(f"with {_inputs(main.inputs)}")
-    parts.append(f"computed {_show(main.computed)}; written {mention.text} at {written}")
+    if main.kind in WRONG_ON_PURPOSE:
+        parts.append(f"computed {_show(main.computed)}; the written {mention.text} is meant "
+                     f"to be wrong and differs from it at {written}")
+    else:
+        parts.append(f"computed {_show(main.computed)}; written {mention.text} at {written}")
     text = " ".join(parts)
     if len(verdicts) > 1:
         text += f"; {len(verdicts) - 1} more check{'s' * (len(verdicts) > 2)} on this number hold"
