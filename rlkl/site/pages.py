@@ -16,7 +16,7 @@ from typing import Any
 from markupsafe import escape
 
 from rlkl.site.lesson import Blocks, Link, macros
-from rlkl.site.records import LessonRecord, SiteCheck
+from rlkl.site.records import ClaimRow, ExemptRow, LessonRecord, SiteCheck
 
 OTHER = "other"
 
@@ -85,14 +85,15 @@ def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, 
 
 def report_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
     """Every claim with its status, per lesson, and the numeric core's version."""
+    claims: dict[str, list[ClaimRow]] = {}
+    for claim in check.claims:
+        claims.setdefault(claim.lesson, []).append(claim)
+    exempt: dict[str, list[ExemptRow]] = {}
+    for row in check.exempt:
+        exempt.setdefault(row.lesson, []).append(row)
     lessons = [
-        (
-            r.lesson.id,
-            r.lesson.name,
-            url(f"lessons/{r.lesson.id}.md"),
-            [c for c in check.claims if c.lesson == r.lesson.id],
-            [e for e in check.exempt if e.lesson == r.lesson.id],
-        )
+        (r.lesson.id, r.lesson.name, url(f"lessons/{r.lesson.id}.md"),
+         claims.get(r.lesson.id, []), exempt.get(r.lesson.id, []))
         for r in check.lessons
     ]
     html = macros("pages.html")("report")(check, lessons)

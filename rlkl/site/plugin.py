@@ -88,20 +88,24 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
                 return get_relative_url(_url(target, directory_urls), _url(source, directory_urls))
             return url
 
-        catalog = {c.id: c for c in check.catalog}
-        links = {c.id: Link(c.title, None, c.summary) for c in check.catalog}
+        summaries = {c.id: c.summary for c in check.catalog}
+        planned = {c.id: Link(c.title, None, c.summary) for c in check.catalog}
+        published = {r.lesson.id: r.lesson for r in check.lessons}
         pages: dict[str, str] = {}
         problems = []
         for record in check.lessons:
             uri = f"lessons/{record.lesson.id}.md"
-            page_links = dict(links)
-            for other in check.lessons:
-                entry = catalog.get(other.lesson.id)
-                page_links[other.lesson.id] = Link(
-                    other.lesson.name,
-                    url_from(uri)(f"lessons/{other.lesson.id}.md"),
-                    entry.summary if entry else (other.lesson.tagline or ""),
-                )
+            page_links: dict[str, Link] = {}
+            for other_id in [*record.lesson.prerequisites, *record.lesson.related]:
+                other = published.get(other_id)
+                if other is None:
+                    page_links[other_id] = planned.get(other_id, Link(other_id, None))
+                else:
+                    page_links[other_id] = Link(
+                        other.name,
+                        url_from(uri)(f"lessons/{other_id}.md"),
+                        summaries.get(other_id) or other.tagline or "",
+                    )
             pages[uri], self.blocks[uri], found = lesson_markdown(
                 record, links=page_links, url=url_from(uri), core=check.core_version
             )
