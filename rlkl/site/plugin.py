@@ -11,6 +11,7 @@ works the same.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ from rlkl.site.pages import (
 from rlkl.site.records import SiteCheck, check_site
 
 CATALOG = "lessons/index.md"
+_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+_TITLE_TOKEN = "rlkl-title-placeholder"
 
 
 class RlklConfig(Config):  # type: ignore[no-untyped-call]
@@ -42,6 +45,7 @@ class RlklConfig(Config):  # type: ignore[no-untyped-call]
     content = config_options.Type(str, default="../content")
     repository = config_options.Type(str, default="..")
     experiment = config_options.Type(bool, default=True)
+    minify = config_options.Type(bool, default=True)
 
 
 class BuildFailed(PluginError):
@@ -167,6 +171,26 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
     ) -> str:
         blocks = self.blocks.get(page.file.src_uri)
         return fill(html, blocks) if blocks else html
+
+    def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
+        """Minified HTML (``minify-html``): the theme's indentation is a third of a page.
+
+        The minifier writes ``<title>`` text (RCDATA) with literal ``<``, which is inert there
+        but reads like markup; the title is kept exactly as escaped, so a page's source never
+        shows lesson text unescaped.
+        """
+        if not self.config.minify:
+            return output
+        import minify_html
+
+        title = _TITLE.search(output)
+        kept = title.group(1) if title else ""
+        if title:
+            output = output[: title.start(1)] + _TITLE_TOKEN + output[title.end(1) :]
+        minified: str = minify_html.minify(
+            output, keep_closing_tags=True, keep_html_and_head_opening_tags=True
+        )
+        return minified.replace(_TITLE_TOKEN, kept, 1) if title else minified
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         server.watch(str(self._path(config, self.config.content)))

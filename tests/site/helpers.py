@@ -93,6 +93,7 @@ class Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.elements: list[tuple[str, dict[str, str | None]]] = []
         self.text: list[str] = []
+        self.scripts: list[str] = []  # the text inside <script> elements
         self._skip = 0
         self.feed(html)
 
@@ -108,6 +109,8 @@ class Page(HTMLParser):
     def handle_data(self, data: str) -> None:
         if not self._skip:
             self.text.append(data)
+        elif self.elements and self.elements[-1][0] == "script":
+            self.scripts.append(data)
 
     @property
     def visible(self) -> str:

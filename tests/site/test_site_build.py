@@ -59,7 +59,7 @@ def test_the_page_follows_the_published_order(site) -> None:
     html = (site / "lessons/ppo-clipped-objective/index.html").read_text("utf-8")
     anchors = ["establishes", "mechanism", "symbols", "derivation", "change-one-variable",
                "example", "experiment", "limits", "check", "sources", "continue"]
-    positions = [html.index(f'id="{a}"') for a in anchors]
+    positions = [re.search(f'id="?{a}"?[ >]', html).start() for a in anchors]  # type: ignore[union-attr]
     assert positions == sorted(positions)
 
 
@@ -77,13 +77,13 @@ def test_planned_lessons_are_shown_as_planned_never_as_links(site, check) -> Non
     planned = {c.title for c in check.catalog if c.status == "planned"}
     for uri in ["lessons", "lessons/ppo-clipped-objective"]:
         text = (site / uri / "index.html").read_text("utf-8")
-        for match in re.finditer(r'<span class="rlkl-planned">(.*?) <em>\(planned\)</em>', text):
+        for match in re.finditer(r'<span class="?rlkl-planned"?>(.*?) <em>\(planned\)</em>', text):
             assert match.group(1) in planned
     catalog = page(site, "lessons").visible
     assert all(title in catalog for title in planned)
     ppo = (site / "lessons/ppo-clipped-objective/index.html").read_text("utf-8")
     assert "InstructGPT: change the training signal to change behavior <em>(planned)</em>" in ppo
-    assert 'href="../policy-gradient-kl-control/"' in ppo
+    assert re.search(r'href="?\.\./policy-gradient-kl-control/"?[ >]', ppo)
 
 
 def test_catalog_and_navigation_grouped_by_branch_and_sub_branch(site, check) -> None:
@@ -116,7 +116,9 @@ def test_every_internal_link_and_asset_resolves_and_nothing_is_remote(site) -> N
                     path = path / "index.html"
                 assert path.exists(), f"{html_file}: broken link {target}"
                 if parts.fragment and path.suffix == ".html":
-                    assert f'id="{parts.fragment}"' in path.read_text("utf-8"), target
+                    found = re.search(f'id="?{re.escape(parts.fragment)}"?[ >]',
+                                      path.read_text("utf-8"))
+                    assert found, target
     css = "".join(p.read_text("utf-8") for p in site.rglob("*.css"))
     assert "fonts.googleapis" not in css and "@import url(http" not in css
 
