@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from rlkl import __version__
-from rlkl.claims.pipeline import check_paths
+from rlkl.claims.engine import Verdict
+from rlkl.claims.pipeline import LessonRun, check_paths
 from rlkl.claims.source import line_column, mention_range
 from rlkl.diagnostics import Severity
 from rlkl.models import Lesson
@@ -158,7 +159,7 @@ def _precision(decimals: int) -> str:
     return "an exact zero" if decimals == 0 else f"{decimals} decimal{'s' * (decimals != 1)}"
 
 
-def _verdict_detail(verdicts: Sequence[Any]) -> str:
+def _verdict_detail(verdicts: Sequence[Verdict]) -> str:
     """What the checks anchored on one number computed (the first is the number's own)."""
     main = verdicts[0]
     mention = main.mention
@@ -185,7 +186,7 @@ def _right_side(expression: str) -> str:
     return rest.strip() if sep and name.strip().isidentifier() else expression.strip()
 
 
-def _ppo_point(verdicts: Sequence[Any]) -> PpoPoint | None:
+def _ppo_point(verdicts: Sequence[Verdict]) -> PpoPoint | None:
     """The first ``ppo_clip_objective(r, A, eps)`` claim with its arguments read from inputs."""
     for verdict in verdicts:
         try:
@@ -210,7 +211,9 @@ def _ppo_point(verdicts: Sequence[Any]) -> PpoPoint | None:
     return None
 
 
-def _probabilities(verdicts: Sequence[Any], ratio: float) -> tuple[float | None, float | None]:
+def _probabilities(
+    verdicts: Sequence[Verdict], ratio: float
+) -> tuple[float | None, float | None]:
     """The probabilities a lesson derives this ratio from (``ppo_ratio(log(p), log(q))``)."""
     for verdict in verdicts:
         expression = _right_side(verdict.expression)
@@ -224,11 +227,12 @@ def _probabilities(verdicts: Sequence[Any], ratio: float) -> tuple[float | None,
     return None, None
 
 
-def _lesson_record(run: Any) -> tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]:
+def _lesson_record(run: LessonRun) -> tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]:
     claims = run.claims
-    lesson: Lesson = run.file.lesson
+    lesson = run.file.lesson
+    assert lesson is not None  # only schema-valid lessons have runs
     document = run.document
-    by_mention: dict[tuple[str, int], list[Any]] = {}
+    by_mention: dict[tuple[str, int], list[Verdict]] = {}
     for verdict in claims.verdicts:
         by_mention.setdefault(verdict.mention.key, []).append(verdict)
     exempt = {e.mention.key: e for e in claims.exempt}
