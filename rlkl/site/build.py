@@ -64,6 +64,8 @@ def build_site(
                 strict=True,
                 site_dir=str(out.resolve()) if out is not None else None,
             )
+            if "rlkl" not in config.plugins:
+                raise SiteError(f"{config_file} does not use the rlkl plugin", log.messages)
             if content is not None:
                 config.plugins["rlkl"].config.content = str(content.resolve())
             build(config)

@@ -183,6 +183,11 @@ def test_cli_builds_and_fails_with_exit_codes(tmp_path: Path) -> None:
     assert "RLKL501" in bad.output and "kl-direction-estimators/lesson.json" in bad.output
     missing = runner.invoke(main, ["site", "build", "--config", str(tmp_path / "nope.yml")])
     assert missing.exit_code == 2
+    plain = tmp_path / "plain.yml"
+    plain.write_text("site_name: plain\ndocs_dir: docs\n", "utf-8")
+    (tmp_path / "docs").mkdir()
+    unplugged = runner.invoke(main, ["site", "build", "--config", str(plain)])
+    assert unplugged.exit_code == 1 and "does not use the rlkl plugin" in unplugged.output
 
 
 def test_serve_builds_and_serves_the_site(tmp_path: Path) -> None:
