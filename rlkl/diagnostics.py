@@ -9,6 +9,7 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 * ``RLKL4xx`` — numeric claims (coverage, verification).
 * ``RLKL5xx`` — fixtures (missing, stale, orphaned, drift).
 * ``RLKL6xx`` — authored claim bindings (``claims.yaml``).
+* ``RLKL7xx`` — the published site (what a page cannot show safely).
 * ``RLKL9xx`` — the run itself (a stage that failed on a lesson, a write refused).
 """
 
@@ -130,6 +131,8 @@ CODES: dict[str, str] = {
     "RLKL613": "quiz.distractors names the key or an option that does not exist",
     "RLKL614": "a sentence template has no number slot (only units, or none)",
     "RLKL620": "a sentence template has a {slot} with an unknown kind or a format spec",
+    # RLKL7xx: the published site.
+    "RLKL701": "an equation cannot be rendered to MathML for the site (or holds markup)",
     # RLKL9xx: the run itself.
     "RLKL901": "rlkl failed on this lesson (an internal error); the other lessons were checked",
     "RLKL902": "regen refused to write outside the corpus (a symlink leads out of it)",

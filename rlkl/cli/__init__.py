@@ -20,6 +20,7 @@ _COMMANDS: dict[str, str] = {
     "regen": "rlkl.cli.claims:regen",
     "claims": "rlkl.cli.claims:claims",
     "experiment": "rlkl.cli.experiment:experiment",
+    "site": "rlkl.cli.site:site",
 }
 
 
@@ -48,4 +49,5 @@ def main() -> None:
       rlkl check content/ --format json  # validate + verify every numeric claim
       rlkl regen --fix                   # rewrite fixtures and dependent prose numbers
       rlkl experiment --out runs/demo    # the matched-budget PPO experiment
+      rlkl site build                    # the published site, into site/build/
     """
