@@ -59,26 +59,31 @@ def clipped_objective_svg(point: PpoPoint) -> Markup:
     size = abs(point.advantage) or 1.0
     parts = [
         f'<svg class="rlkl-plot" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-labelledby="rlkl-plot-title" xmlns="http://www.w3.org/2000/svg">',
+        f'aria-labelledby="rlkl-plot-title" xmlns="http://www.w3.org/2000/svg" '
+        # the scale, so the page's controls can redraw curves and move the dot (rlkl.js)
+        f'data-pad="{PAD}" data-width="{WIDTH}" data-height="{HEIGHT}" data-rmax="{R_MAX}" '
+        f'data-low="{low!r}" data-high="{high!r}">',
         f'<title id="rlkl-plot-title">Clipped objective against the ratio for A = ±{_fmt(size)}, '
         f"ε = {_fmt(eps)}; the worked sample r = {_fmt(point.ratio)}, "
         f"A = {_fmt(point.advantage)} gives {_fmt(y0)}</title>",
         f'<line class="rlkl-axis" x1="{PAD}" y1="{y(0):.1f}" x2="{WIDTH - PAD}" y2="{y(0):.1f}"/>',
         f'<line class="rlkl-axis" x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}"/>',
     ]
-    for edge, label in ((1 - eps, "1 − ε"), (1 + eps, "1 + ε")):
-        if 0 <= edge <= R_MAX:
-            parts.append(
-                f'<line class="rlkl-threshold" x1="{x(edge):.1f}" y1="{PAD}" '
-                f'x2="{x(edge):.1f}" y2="{HEIGHT - PAD}"/>'
-                f'<text x="{x(edge):.1f}" y="{PAD - 6}" text-anchor="middle">{label} = '
-                f"{_fmt(edge)}</text>"
-            )
+    for sign, edge, label in ((-1, 1 - eps, "1 − ε"), (1, 1 + eps, "1 + ε")):
+        shown = "" if 0 <= edge <= R_MAX else ' visibility="hidden"'
+        parts.append(
+            f'<g class="rlkl-edge" data-sign="{sign}"{shown}>'
+            f'<line class="rlkl-threshold" x1="{x(edge):.1f}" y1="{PAD}" '
+            f'x2="{x(edge):.1f}" y2="{HEIGHT - PAD}"/>'
+            f'<text x="{x(edge):.1f}" y="{PAD - 6}" text-anchor="middle">{label} = '
+            f"{_fmt(edge)}</text></g>"
+        )
     parts += [
         f'<polyline class="rlkl-curve-pos" points="{line(positive)}"/>',
         f'<polyline class="rlkl-curve-neg" points="{line(negative)}"/>',
         f'<circle class="rlkl-sample" cx="{x(r0):.1f}" cy="{y(y0):.1f}" r="5"/>',
-        f'<text x="{x(r0) + 8:.1f}" y="{y(y0) - 8:.1f}">({_fmt(point.ratio)}, {_fmt(y0)})</text>',
+        f'<text class="rlkl-sample-label" x="{x(r0) + 8:.1f}" y="{y(y0) - 8:.1f}">'
+        f"({_fmt(point.ratio)}, {_fmt(y0)})</text>",
         f'<text x="{WIDTH - PAD}" y="{HEIGHT - 10}" text-anchor="end">ratio r</text>',
         f'<text x="{PAD + 4}" y="{PAD - 24}">objective</text>',
         f'<text class="rlkl-label-pos" x="{WIDTH - PAD}" y="{y(float(positive[-1])) - 6:.1f}" '

@@ -291,3 +291,70 @@ def test_screenshots_of_the_ppo_guide_and_the_catalog(visit: Any, tmp_path: Path
         v.page.screenshot(path=str(target), full_page=True)
         assert target.stat().st_size > 10_000
         v.clean()
+
+
+TIP_JS = """
+e => { const s = getComputedStyle(e, '::after'); const r = e.getBoundingClientRect();
+       const left = r.left + parseFloat(s.left);
+       return [s.display, left, left + parseFloat(s.width),
+               document.documentElement.clientWidth]; }
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_a_numbers_record_stays_inside_the_window(visit: Any, width: int) -> None:
+    v = visit("lessons/ppo-clipped-objective/")
+    v.page.set_viewport_size({"width": width, "height": 900})
+    marks = v.page.locator("article .rlkl-num")
+    rights = marks.evaluate_all("ms => ms.map(m => m.getBoundingClientRect().right)")
+    for index in sorted(range(len(rights)), key=lambda i: -rights[i])[:3]:  # the right-most
+        mark = marks.nth(index)
+        mark.scroll_into_view_if_needed()
+        mark.hover()
+        display, left, right, window = mark.evaluate(TIP_JS)
+        assert display == "block" and left >= 0 and right <= window, (left, right, window)
+        v.page.mouse.move(0, 0)
+    v.clean()
+
+
+PLOT_JS = """
+([ratio, adv, eps]) => {
+  const form = document.querySelector('[data-rlkl-controls]');
+  const set = (name, value) => { const i = form.elements.namedItem(name); i.value = String(value);
+                                 i.dispatchEvent(new Event('input', {bubbles: true})); };
+  set('ratio', ratio); set('advantage', adv); set('epsilon', eps);
+  const svg = document.querySelector('svg.rlkl-plot'), dot = svg.querySelector('.rlkl-sample');
+  return [{...svg.dataset}, +dot.getAttribute('cx'), +dot.getAttribute('cy'),
+          svg.querySelector('.rlkl-curve-pos').getAttribute('points'),
+          svg.querySelector('.rlkl-curve-neg').getAttribute('points')];
+}
+"""
+
+
+@pytest.mark.parametrize(("ratio", "adv", "eps"),
+                         [(1.4, 2.0, 0.2), (0.5, -2.0, 0.2), (0.9, 1.0, 0.3), (3.0, 1.0, 0.1)])
+def test_the_controls_move_the_plots_dot_onto_the_cores_curve(
+    visit: Any, ratio: float, adv: float, eps: float
+) -> None:
+    v = visit("lessons/ppo-clipped-objective/")
+    scale, cx, cy, positive, negative = v.page.evaluate(PLOT_JS, [ratio, adv, eps])
+    pad, width, height = float(scale["pad"]), float(scale["width"]), float(scale["height"])
+    rmax, low, high = float(scale["rmax"]), float(scale["low"]), float(scale["high"])
+
+    def x(r: float) -> float:
+        return pad + (width - 2 * pad) * r / rmax
+
+    def y(value: float) -> float:
+        return height - pad - (height - 2 * pad) * (value - low) / (high - low)
+
+    r0 = min(ratio, rmax)
+    assert abs(cx - x(r0)) < 0.06 and abs(cy - y(float(ppo_clip_objective(r0, adv, eps)))) < 0.06
+    kinks = [k for k in (1 - eps, 1 + eps) if 0 < k < rmax]
+    for points, sign in ((positive, 1.0), (negative, -1.0)):
+        got = [tuple(map(float, p.split(","))) for p in points.split()]
+        want = [(x(r), y(float(ppo_clip_objective(r, sign * abs(adv), eps))))
+                for r in (0.0, *kinks, rmax)]
+        assert len(got) == len(want)
+        assert all(abs(a - b) < 0.06 for g, w in zip(got, want, strict=True)
+                   for a, b in zip(g, w, strict=True))
+    v.clean()

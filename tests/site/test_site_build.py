@@ -10,7 +10,9 @@ from urllib.parse import urlsplit
 import pytest
 from click.testing import CliRunner
 
+from rlkl.check import check_paths
 from rlkl.cli import main
+from rlkl.core import CORE_VERSION
 from rlkl.site.build import SiteError
 from rlkl.site.records import check_site
 from tests.site.helpers import CONFIG, CONTENT, ROOT, build, copy_content, page
@@ -128,7 +130,32 @@ def test_report_lists_every_claim_with_status_and_core_version(site, check) -> N
     rows = [a for a in report.all("tr") if (a.get("class") or "").startswith("rlkl-row-")]
     assert len(rows) == check.summary["claims"] == len(check.claims)
     assert all(a["class"] == "rlkl-row-verified" for a in rows)
-    assert f"rlkl.core {check.core_version}" in report.visible
+    assert check.core_version == CORE_VERSION
+    assert f"core version {CORE_VERSION}" in report.visible
+    assert f"(core version {CORE_VERSION})" in page(site, "lessons/ppo-clipped-objective").visible
+
+
+def test_a_claims_status_is_its_change_record_as_rlkl_check_judges_it(tmp_path: Path) -> None:
+    """Drift and stale fixtures reach the report and the page as the changes records say."""
+    content = copy_content(tmp_path)
+    path = content / "ppo-clipped-objective" / "fixtures.json"
+    fixtures = json.loads(path.read_text("utf-8"))
+    drifted, stale = fixtures["claims"][0], fixtures["claims"][1]
+    drifted["computed"] = drifted["computed"] + 1.0
+    stale["quote"] = "words the lesson no longer has"
+    path.write_text(json.dumps(fixtures, indent=2) + "\n", "utf-8")
+    site = check_site(content)
+    truth = {(run.claims.lesson_id, c.id): c.status.value for run in check_paths([content]).lessons
+             for c in run.changes if c.subject == "claim"}
+    lesson = "ppo-clipped-objective"
+    assert truth[lesson, drifted["id"]] == "drift" and truth[lesson, stale["id"]] == "stale"
+    assert {(r.lesson, r.claim): r.status for r in site.claims} == truth
+    assert site.errors > 0 and "RLKL504" in site.report
+    record = next(r for r in site.lessons if r.lesson.id == lesson)
+    marks = {(pointer, m.start): m for pointer, ms in record.marks.items() for m in ms}
+    assert marks[(drifted["pointer"], drifted["span"][0])].status == "drift"
+    assert marks[(stale["pointer"], stale["span"][0])].status == "stale"
+    assert record.verified == len(fixtures["claims"]) - 2
 
 
 def test_cli_reference_is_the_click_help(site) -> None:
