@@ -188,7 +188,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         if title:
             output = output[: title.start(1)] + _TITLE_TOKEN + output[title.end(1) :]
         minified: str = minify_html.minify(
-            output, keep_closing_tags=True, keep_html_and_head_opening_tags=True
+            output, keep_closing_tags=False, keep_html_and_head_opening_tags=True
         )
         return minified.replace(_TITLE_TOKEN, kept, 1) if title else minified
 

@@ -74,6 +74,12 @@ class ClaimRow:
     status: str  # the claim's change status: verified | failed | new | stale | drift | missing
     quote: str
 
+    @property
+    def name(self) -> str:
+        """The claim id without its ``@pointer`` suffix (the report shows the pointer apart)."""
+        head, at, pointer = self.claim.rpartition("@")
+        return head if at and pointer == self.pointer else self.claim
+
 
 @dataclass(frozen=True)
 class ExemptRow:

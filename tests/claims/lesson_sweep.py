@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rlkl.check import check_paths
 from rlkl.claims.listing import INPUT, mention_rows
-from rlkl.claims.pipeline import check_paths
 from rlkl.diagnostics import Severity
 from tests.claims.helpers import copy_lesson
 
@@ -40,7 +40,7 @@ def uncaught_faults(tmp_path: Path, lesson: str) -> tuple[int, list[str]]:
     original = path.read_text(encoding="utf-8")
     clean = check_paths([folder])
     assert clean.summary()["errors"] == 0, [d.message for d in clean.diagnostics]
-    rows = mention_rows(clean)
+    rows = mention_rows((run.document, run.claims, run.changes) for run in clean.lessons)
     missed = []
     for row in rows:
         offset = _offset(original, row.line, row.column)

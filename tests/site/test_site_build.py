@@ -127,9 +127,15 @@ def test_every_internal_link_and_asset_resolves_and_nothing_is_remote(site) -> N
 
 def test_report_lists_every_claim_with_status_and_core_version(site, check) -> None:
     report = page(site, "report")
-    rows = [a for a in report.all("tr") if (a.get("class") or "").startswith("rlkl-row-")]
-    assert len(rows) == check.summary["claims"] == len(check.claims)
-    assert all(a["class"] == "rlkl-row-verified" for a in rows)
+    captions = re.findall(r"<caption>(\d+) (\w+)", (site / "report/index.html").read_text("utf-8"))
+    assert sum(int(n) for n, _ in captions) == check.summary["claims"] == len(check.claims)
+    assert {status for _, status in captions} == {"verified"}
+    tables = [a for a in report.all("table") if "rlkl-claims" in (a.get("class") or "")]
+    assert len(tables) == len(check.lessons)
+    assert all(a["class"] == "rlkl-claims rlkl-row-verified" for a in tables)
+    cells = report.visible
+    assert all(f"{c.pointer} {c.line}:{c.column}" in cells and c.name in cells
+               for c in check.claims)
     assert check.core_version == CORE_VERSION
     assert f"core version {CORE_VERSION}" in report.visible
     assert f"(core version {CORE_VERSION})" in page(site, "lessons/ppo-clipped-objective").visible
