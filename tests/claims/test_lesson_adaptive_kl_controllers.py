@@ -26,7 +26,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "1]: a factor",
-        ["adaptive_kl_beta(2, [0.05, 0.03, 0.004, 0.012][3], 0.01)", "= 2", "not 1"],
+        ["adaptive_kl_beta(bd3, kls[3], target)", "= 2", "not 1"],
     ),
     # proportional unclipped
     (
@@ -37,8 +37,8 @@ FAULTS = [
         "/engineeringExample",
         "1.4,1.0404",
         [
-            "kl_controller_proportional(1, [0.05, 0.03, 0.004, 0.012][0]",
-            "clip=0.2)",
+            "kl_controller_proportional(beta0, kls[0], target",
+            "err_clip = 0.2",
             "(1.02)",
             "not 1.4",
         ],

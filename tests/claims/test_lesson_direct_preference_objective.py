@@ -46,7 +46,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "0.814098,0.066106",
-        ["kl_regularized_policy([1, 0, 0.5], [0.5, 0.3, 0.2], beta=0.25)", "not 0.814098"],
+        ["kl_regularized_policy(r, pi_ref, beta=beta)", "not 0.814098"],
     ),
     # swapped distractor wrong
     (

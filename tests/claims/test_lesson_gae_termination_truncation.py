@@ -26,7 +26,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "0.22,0.2]",
-        ["gae(", "lam=0.5", "= 0.21", "not 0.22"],
+        ["gae(", "lam = 0.5", "= 0.21", "not 0.22"],
     ),
     # discount disagrees
     (

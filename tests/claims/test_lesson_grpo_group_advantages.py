@@ -26,7 +26,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "1.7317,−0.4999",
-        ["grpo_advantages([1, 0, 0, 0], eps=0.0001)", "not 1.7317"],
+        ["grpo_advantages(r, eps=eps)", "not 1.7317"],
     ),
     # k3 ratio inverted
     (
@@ -46,7 +46,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "0.1]:",
-        ["grpo_advantages([0.52, 0.48, 0.5, 0.5]", "not 0.1"],
+        ["grpo_advantages(r_rm, eps=eps)", "not 0.1"],
     ),
     # kl loss wrong
     (

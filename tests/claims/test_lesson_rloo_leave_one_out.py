@@ -26,7 +26,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "−0.750,0.333,0.333]",
-        ["rloo_advantages([1, 0, 1, 1])", "not −0.750"],
+        ["rloo_advantages(group_r)", "not −0.750"],
     ),
     # rloo variance wrong
     (
@@ -46,7 +46,7 @@ FAULTS = [
         "RLKL401",
         "/engineeringExample",
         "0.2352, while",
-        ["[1, 0] + 2", "not 0.2352"],
+        ["r + offset", "not 0.2352"],
     ),
     # group not the actions
     (

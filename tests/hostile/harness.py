@@ -67,8 +67,9 @@ def _base(root: Path, lessons: list[str]) -> None:
     content = root / "content"
     content.mkdir(parents=True)
     catalog = json.loads((CONTENT / "catalog.json").read_text(encoding="utf-8"))
+    # lessons not copied stay known to the corpus, as planned ones (no file expected)
     catalog["lessons"] = [
-        e for e in catalog["lessons"] if e["id"] in lessons or e["status"] == "planned"
+        e if e["id"] in lessons else {**e, "status": "planned"} for e in catalog["lessons"]
     ]
     (content / "catalog.json").write_text(json.dumps(catalog, indent=2) + "\n", encoding="utf-8")
     for lesson in lessons:
