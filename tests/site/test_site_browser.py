@@ -326,7 +326,8 @@ PLOT_JS = """
   const svg = document.querySelector('svg.rlkl-plot'), dot = svg.querySelector('.rlkl-sample');
   return [{...svg.dataset}, +dot.getAttribute('cx'), +dot.getAttribute('cy'),
           svg.querySelector('.rlkl-curve-pos').getAttribute('points'),
-          svg.querySelector('.rlkl-curve-neg').getAttribute('points')];
+          svg.querySelector('.rlkl-curve-neg').getAttribute('points'),
+          svg.querySelector('title').textContent];
 }
 """
 
@@ -337,7 +338,7 @@ def test_the_controls_move_the_plots_dot_onto_the_cores_curve(
     visit: Any, ratio: float, adv: float, eps: float
 ) -> None:
     v = visit("lessons/ppo-clipped-objective/")
-    scale, cx, cy, positive, negative = v.page.evaluate(PLOT_JS, [ratio, adv, eps])
+    scale, cx, cy, positive, negative, title = v.page.evaluate(PLOT_JS, [ratio, adv, eps])
     pad, width, height = float(scale["pad"]), float(scale["width"]), float(scale["height"])
     rmax, low, high = float(scale["rmax"]), float(scale["low"]), float(scale["high"])
 
@@ -348,6 +349,7 @@ def test_the_controls_move_the_plots_dot_onto_the_cores_curve(
         return height - pad - (height - 2 * pad) * (value - low) / (high - low)
 
     r0 = min(ratio, rmax)
+    assert f"the chosen sample r = {show(ratio)}" in title  # what a screen reader announces
     assert abs(cx - x(r0)) < 0.06 and abs(cy - y(float(ppo_clip_objective(r0, adv, eps)))) < 0.06
     kinks = [k for k in (1 - eps, 1 + eps) if 0 < k < rmax]
     for points, sign in ((positive, 1.0), (negative, -1.0)):

@@ -80,6 +80,9 @@
     tag.setAttribute("x", (x(r0) + 8).toFixed(1));
     tag.setAttribute("y", (y(y0) - 8).toFixed(1));
     tag.textContent = "(" + fmt(out.ratio) + ", " + fmt(y0) + ")";
+    svg.querySelector("title").textContent = "Clipped objective against the ratio for A = \u00b1" +
+      fmt(size) + ", \u03b5 = " + fmt(eps) + "; the chosen sample r = " + fmt(out.ratio) +
+      ", A = " + fmt(inputs.advantage) + " gives " + fmt(y0);
   }
 
   function placeTip(event) {
