@@ -9,6 +9,7 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 * ``RLKL4xx`` — numeric claims (coverage, verification).
 * ``RLKL5xx`` — fixtures (missing, stale, orphaned, drift).
 * ``RLKL6xx`` — authored claim bindings (``claims.yaml``).
+* ``RLKL7xx`` — the published site (what a page cannot show safely).
 * ``RLKL9xx`` — the run itself (a stage that failed on a lesson, a write refused).
 
 ``RLKL43x`` are equations (:mod:`rlkl.claims.equations`), ``RLKL44x`` placeholders left by
@@ -471,6 +472,12 @@ CODES: dict[str, str] = {
         "a sentence template has a {slot} with an unknown kind or a format spec",
         "says: \"ratio is {ratio:d}\" or {ratio!r}",
         "write plain {name} slots; the number is read at its written precision",
+    ),
+    # RLKL7xx: the published site.
+    "RLKL701": Code(
+        "an equation cannot be rendered to MathML for the site (or holds markup)",
+        "science[0].equation = \"\\text{<script>}\" or \"\\href{javascript:...}{x}\"",
+        "write the equation as plain LaTeX math; the site renders MathML elements only",
     ),
     # RLKL9xx: the run itself.
     "RLKL901": Code(

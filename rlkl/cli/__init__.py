@@ -22,6 +22,7 @@ _COMMANDS: dict[str, str] = {
     "experiment": "rlkl.cli.experiment:experiment",
     "explain": "rlkl.cli.explain:explain",
     "new": "rlkl.cli.new:new",
+    "site": "rlkl.cli.site:site",
 }
 
 
@@ -51,4 +52,5 @@ def main() -> None:
       rlkl regen --fix                   # rewrite fixtures and dependent prose numbers
       rlkl new gae-advantages            # start a lesson (skeleton, claims.yaml, catalog)
       rlkl experiment --out runs/demo    # the matched-budget PPO experiment
+      rlkl site build                    # the published site, into site/build/
     """

@@ -26,6 +26,16 @@ def reference() -> str:
             command, info_name=name, parent=root, **command.context_settings, **width
         )
         parts.append(f"### `rlkl {name}`\n\n```text\n{command.get_help(ctx)}\n```\n")
+        if isinstance(command, click.Group):  # e.g. `rlkl site build`
+            for sub_name in command.list_commands(ctx):
+                sub = command.get_command(ctx, sub_name)
+                assert sub is not None
+                sub_ctx = click.Context(
+                    sub, info_name=sub_name, parent=ctx, **sub.context_settings, **width
+                )
+                parts.append(
+                    f"### `rlkl {name} {sub_name}`\n\n```text\n{sub.get_help(sub_ctx)}\n```\n"
+                )
     return "\n".join(parts)
 
 

@@ -1,0 +1,204 @@
+"""One generated Markdown page per lesson: fixed headings (for the table of contents) and
+raw HTML blocks rendered from the lesson by autoescaped templates.
+
+The page follows the published guide (seed 003): what the paper establishes; the mechanism
+with rendered equations; symbols; derivation; for PPO lessons the plot and the "change one
+variable" controls; the worked example; the experiment; limits and reviewer questions; the
+check question; sources; prerequisites and related lessons.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from rlkl.diagnostics import Diagnostic
+from rlkl.site.html import href, marked, text
+from rlkl.site.mathml import MathError, to_mathml
+from rlkl.site.plot import clipped_objective_svg
+from rlkl.site.records import LessonRecord, PpoPoint
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> Environment:
+    """The site's template environment (autoescaping on, undefined names are errors)."""
+    return Environment(
+        loader=PackageLoader("rlkl.site", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def macros(template: str) -> Callable[[str], Callable[..., Markup]]:
+    """The macros of one template, by name (each renders one raw HTML block)."""
+    module = environment().get_template(template).module
+
+    def macro(name: str) -> Callable[..., Markup]:
+        found: Callable[..., Markup] = getattr(module, name)
+        return found
+
+    return macro
+
+
+TOKEN = "rlkl-block-"
+_FILLED = re.compile(r"<p>rlkl-block-(\d+)</p>")
+
+
+class Blocks:
+    """HTML kept out of Markdown: the page's Markdown holds one placeholder per block, and
+    :func:`fill` puts the blocks into the rendered page. Markdown never sees lesson text
+    (nothing in it can be read as Markdown), and large pages convert fast."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, html: object) -> str:
+        """Keep ``html``; return the Markdown paragraph that stands for it."""
+        self.items.append(str(html))
+        return f"\n\n{TOKEN}{len(self.items) - 1}\n\n"
+
+
+def fill(html: str, blocks: Sequence[str]) -> str:
+    """Replace each placeholder paragraph in rendered ``html`` by its block."""
+    return _FILLED.sub(lambda m: blocks[int(m.group(1))], html)
+
+
+@dataclass(frozen=True)
+class Link:
+    """A lesson a page points to: a URL when it is published, none when it is planned."""
+
+    title: str
+    url: str | None
+    summary: str = ""
+
+
+def show(x: float) -> str:
+    """A control's number as the page's script writes it: 6 decimals, no trailing zeros."""
+    r = round(x, 6)
+    if r == 0:
+        return "0"
+    return str(int(r)) if r.is_integer() else repr(r)
+
+
+def control_values(point: PpoPoint) -> dict[str, Any]:
+    """Initial inputs and outputs of the controls, computed with ``rlkl.core``."""
+    from rlkl.core import ppo_clip_grad, ppo_clip_objective, ppo_ratio
+
+    mode = "probs" if point.p_old is not None and point.p_new is not None else "ratio"
+    if mode == "probs":
+        assert point.p_old is not None and point.p_new is not None
+        ratio = float(ppo_ratio(math.log(point.p_new), math.log(point.p_old)))
+    else:
+        ratio = point.ratio
+    a, eps = point.advantage, point.epsilon
+    low, high = 1.0 - eps, 1.0 + eps
+    out = {
+        "ratio": ratio,
+        "raw": ratio * a,
+        "clipped": min(max(ratio, low), high) * a,
+        "objective": float(ppo_clip_objective(ratio, a, eps)),
+        "gradient": float(ppo_clip_grad(ratio, a, eps)),
+    }
+    binds = (a > 0 and ratio > high) or (a < 0 and ratio < low)
+    shown: dict[str, str] = {k: show(v).replace("-", "\u2212") for k, v in out.items()}
+    shown["branch"] = "clipped (flat, no gradient)" if binds else "raw product"
+    return {
+        "mode": mode,
+        "p_old": show(point.p_old or 0.0),
+        "p_new": show(point.p_new or 0.0),
+        "ratio": show(point.ratio),
+        "advantage": show(a),
+        "epsilon": show(eps),
+        "out": {k: repr(v) for k, v in out.items()},
+        "show": shown,
+    }
+
+
+def _equations(record: LessonRecord) -> tuple[list[Markup], list[Diagnostic]]:
+    rendered, problems = [], []
+    for index, science in enumerate(record.lesson.science):
+        pointer = f"/science/{index}/equation"
+        try:
+            rendered.append(to_mathml(science.equation))
+        except MathError as error:
+            line, column = record.located.get(pointer, (1, 1))
+            problems.append(
+                Diagnostic(record.source, line, column, pointer, "RLKL701",
+                           f"equation {index + 1} cannot be shown on the site: {error}")
+            )
+            rendered.append(Markup(""))
+    return rendered, problems
+
+
+def lesson_markdown(
+    record: LessonRecord,
+    *,
+    links: Mapping[str, Link],
+    url: Callable[[str], str],
+    core: str,
+) -> tuple[str, tuple[str, ...], list[Diagnostic]]:
+    """The page's Markdown, its HTML blocks (see :class:`Blocks`) and the problems that keep
+    it from being published.
+
+    ``links`` maps every lesson id (published or planned) to its link; ``url(target)`` gives
+    the relative URL of a site page (``report.md``, ``experiment.md``) from this page.
+    """
+    lesson = record.lesson
+    equations, problems = _equations(record)
+    macro = macros("lesson.html")
+
+    def p(pointer: str, value: str) -> Markup:
+        return marked(value, record.marks.get(pointer, ()))
+
+    def linked(ids: list[str]) -> list[Link]:
+        return [links.get(i, Link(i, None)) for i in ids]
+
+    sources = [
+        {**s.model_dump(), "href": href(s.url)} for s in lesson.sources
+    ]
+    paper_href = href(lesson.paper.url) if lesson.paper else None
+    sections: list[tuple[str, str, str]] = []
+    blocks = Blocks()
+
+    def add(anchor: str, heading: str, html: Any) -> None:
+        sections.append((anchor, heading, blocks.add(html)))
+
+    report_url = url("report.md") + "#" + lesson.id
+    add("establishes", "01 · What the paper establishes" if lesson.paper else
+        "01 · What this lesson establishes", macro("establishes")(lesson, p, paper_href))
+    add("mechanism", "02 · The mechanism", macro("mechanism")(lesson, p, equations))
+    if lesson.symbols:
+        add("symbols", "Symbols", macro("symbols")(lesson, p))
+    if lesson.derivation or lesson.tradeoff:
+        add("derivation", "Worked derivation", macro("derivation")(lesson, p))
+    if record.ppo is not None:
+        add("change-one-variable", "03 · Change one variable",
+            macro("controls")(clipped_objective_svg(record.ppo), control_values(record.ppo)))
+    add("example", "04 · Work through an example", macro("example")(lesson, p))
+    add("experiment", "05 · Design your experiment",
+        macro("experiment")(lesson, p, url("experiment.md")))
+    if lesson.limits:
+        add("limits", "06 · Limits & reviewer questions", macro("limits")(lesson, p))
+    add("check", "Check your understanding", macro("quiz")(lesson, p))
+    if lesson.sources or lesson.evidenceNotes:
+        add("sources", "07 · Read the original", macro("sources")(lesson, p, sources))
+    groups = [("Prerequisites", linked(lesson.prerequisites)), ("Related", linked(lesson.related))]
+    if lesson.prerequisites or lesson.related:
+        add("continue", "Continue this topic", macro("continue_topic")(groups))
+
+    title = json.dumps(str(text(lesson.name)), ensure_ascii=True)
+    parts = [f"---\ntitle: {title}\n---\n",
+             blocks.add(macro("header")(lesson, p, record, core, report_url))]
+    for anchor, heading, placeholder in sections:
+        parts.append(f"## {heading} {{#{anchor}}}\n{placeholder}")
+    return "\n".join(parts) + "\n", tuple(blocks.items), problems

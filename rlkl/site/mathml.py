@@ -1,0 +1,69 @@
+"""LaTeX equations to MathML at build time (no TeX reaches the reader, no script runs).
+
+Conversion by ``latex2mathml`` (https://github.com/roniemartinez/latex2mathml); browsers
+render MathML Core natively, so the page needs no math library and no network.
+
+The converter copies ``\\text{...}`` verbatim and turns ``\\href`` into an attribute, so its
+output is not trusted: it is parsed as XML and written out again keeping only MathML
+presentation elements and layout attributes. An equation holding any other element (a
+``<script>`` in ``\\text``, say) is refused, never published.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from markupsafe import Markup
+
+NS = "http://www.w3.org/1998/Math/MathML"
+ELEMENTS = frozenset({
+    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup",
+    "mfrac", "msqrt", "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd",
+    "mstyle", "mpadded", "mphantom", "menclose", "mmultiscripts", "mprescripts", "none",
+    "merror",
+})
+ATTRIBUTES = frozenset({
+    "display", "stretchy", "fence", "form", "columnalign", "mathvariant", "accent",
+    "accentunder", "movablelimits", "lspace", "rspace", "width", "height", "depth",
+    "linethickness", "displaystyle", "scriptlevel", "separator", "minsize", "maxsize",
+    "symmetric", "largeop", "notation", "columnspacing", "rowspacing", "columnlines",
+    "rowlines", "frame", "framespacing", "equalrows", "equalcolumns", "align", "rowalign",
+    "columnspan", "rowspan", "mathsize",
+})
+
+
+class MathError(ValueError):
+    """An equation that cannot be rendered safely; the message says why."""
+
+
+def _clean(element: ET.Element) -> ET.Element:
+    tag = element.tag.removeprefix("{" + NS + "}")
+    if tag not in ELEMENTS:
+        raise MathError(f"the equation produces a <{tag}> element, which is not MathML")
+    copy = ET.Element(tag, {k: v for k, v in element.attrib.items() if k in ATTRIBUTES})
+    copy.text = element.text
+    copy.tail = element.tail
+    copy.extend([_clean(child) for child in element])
+    return copy
+
+
+def to_mathml(latex: str) -> Markup:
+    """``latex`` as a block ``<math>`` element; raises :class:`MathError` when it cannot."""
+    from latex2mathml.converter import convert
+
+    try:
+        rendered = convert(latex, display="block")
+    except Exception as error:  # latex2mathml raises many types for malformed input
+        raise MathError(f"LaTeX not understood ({type(error).__name__}: {error})") from None
+    if "<!" in rendered or "<?" in rendered:
+        raise MathError("the equation holds markup declarations")
+    try:
+        root = ET.fromstring(rendered)
+    except ET.ParseError as error:
+        raise MathError(f"the equation holds markup that is not MathML ({error})") from None
+    clean = _clean(root)
+    clean.set("xmlns", NS)
+    out = ET.tostring(clean, encoding="unicode", short_empty_elements=False)
+    if "\\" in "".join(clean.itertext()):
+        raise MathError("LaTeX commands were left unrendered")
+    return Markup(out)

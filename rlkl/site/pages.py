@@ -1,0 +1,170 @@
+"""The site's generated pages besides lessons: catalog, verification report, references.
+
+Lesson-derived text goes through the autoescaped templates; the CLI and schema references
+and the authoring guide are rendered from rlkl's own code and README (trusted Markdown).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from markupsafe import escape
+
+from rlkl.site.lesson import Blocks, Link, macros
+from rlkl.site.records import ClaimRow, ExemptRow, LessonRecord, SiteCheck
+
+OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A branch of the curriculum as the catalog and the navigation show it."""
+
+    slug: str
+    title: str
+    anchor: str
+
+
+def branch_of(record: LessonRecord) -> Branch:
+    """The lesson's branch (``other`` when it names none), titled from its slug."""
+    slug = record.lesson.branch or OTHER
+    title = slug.replace("-", " ").capitalize()
+    return Branch(slug, title, "branch-" + slug)
+
+
+def subbranch_of(record: LessonRecord) -> str:
+    return record.lesson.subbranch or "General"
+
+
+def grouped(
+    lessons: Iterable[LessonRecord],
+) -> list[tuple[Branch, list[tuple[str, list[LessonRecord]]]]]:
+    """Lessons by branch, then sub-branch, then name: one order for catalog and navigation."""
+    tree: dict[Branch, dict[str, list[LessonRecord]]] = {}
+    for record in lessons:
+        tree.setdefault(branch_of(record), {}).setdefault(subbranch_of(record), []).append(record)
+    return [
+        (branch, [(sub, sorted(items, key=lambda r: r.lesson.name.casefold()))
+                  for sub, items in sorted(subs.items(), key=lambda kv: kv[0].casefold())])
+        for branch, subs in sorted(tree.items(), key=lambda kv: kv[0].title.casefold())
+    ]
+
+
+def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
+    """The catalog: published lessons by branch and sub-branch, then the planned ones."""
+    published = {r.lesson.id for r in check.lessons}
+    summaries = {c.id: c.summary for c in check.catalog}
+    groups = [
+        (
+            branch,
+            [
+                (sub, [Link(r.lesson.name, url(f"lessons/{r.lesson.id}.md"),
+                            summaries.get(r.lesson.id) or r.lesson.tagline or "")
+                       for r in items])
+                for sub, items in subs
+            ],
+        )
+        for branch, subs in grouped(check.lessons)
+    ]
+    planned = [Link(c.title, None, c.summary) for c in check.catalog
+               if c.status == "planned" and c.id not in published]
+    html = macros("pages.html")("catalog")(groups, planned)
+    intro = (
+        "Every lesson below was built only after `rlkl check` verified every number in it. "
+        "Lessons are grouped by branch and sub-branch, as in the navigation."
+    )
+    blocks = Blocks()
+    markdown = f"---\ntitle: Lessons\n---\n\n# Lessons\n\n{intro}\n{blocks.add(html)}"
+    return markdown, tuple(blocks.items)
+
+
+def report_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
+    """Every claim with its status, per lesson, and the numeric core's version."""
+    claims: dict[str, list[ClaimRow]] = {}
+    for claim in check.claims:
+        claims.setdefault(claim.lesson, []).append(claim)
+    exempt: dict[str, list[ExemptRow]] = {}
+    for row in check.exempt:
+        exempt.setdefault(row.lesson, []).append(row)
+    lessons = [
+        (r.lesson.id, r.lesson.name, url(f"lessons/{r.lesson.id}.md"),
+         claims.get(r.lesson.id, []), exempt.get(r.lesson.id, []))
+        for r in check.lessons
+    ]
+    html = macros("pages.html")("report")(check, lessons)
+    blocks = Blocks()
+    markdown = (
+        "---\ntitle: Verification report\nsearch:\n  exclude: true\n---\n\n"
+        "# Verification report\n\n"
+        "The same records `rlkl check` produces: every checked number with the expression "
+        "rlkl.core computed, where it is written, and whether it holds at its written "
+        "precision (a lesson page shows each number's expression and inputs on hover).\n"
+        f"{blocks.add(html)}"
+    )
+    return markdown, tuple(blocks.items)
+
+
+def cli_markdown() -> str:
+    """The CLI reference, generated from the click commands (``rlkl.cli.reference``)."""
+    from rlkl.cli.reference import reference
+
+    return "---\ntitle: CLI reference\n---\n\n# CLI reference\n\n" + reference()
+
+
+def _type(spec: dict[str, Any]) -> str:
+    if "$ref" in spec:
+        return str(spec["$ref"]).rsplit("/", 1)[-1]
+    if "anyOf" in spec:
+        return " or ".join(_type(s) for s in spec["anyOf"])
+    kind = spec.get("type", "")
+    if kind == "array":
+        return f"list of {_type(spec.get('items', {}))}"
+    if "enum" in spec:
+        return " | ".join(json.dumps(v) for v in spec["enum"])
+    if "const" in spec:
+        return json.dumps(spec["const"])
+    return str(kind) if isinstance(kind, str) else " or ".join(kind)
+
+
+def _cell(value: object) -> str:
+    return str(escape(str(value))).replace("|", "&#124;").replace("\n", " ")
+
+
+def _object_table(name: str, spec: dict[str, Any]) -> str:
+    required = set(spec.get("required", []))
+    rows = [f"### `{name}`", "", _cell(spec.get("description", "")), "",
+            "| field | type | required | description |", "|---|---|---|---|"]
+    for field, member in spec.get("properties", {}).items():
+        rows.append(
+            f"| `{field}` | {_cell(_type(member))} | {'yes' if field in required else 'no'} "
+            f"| {_cell(member.get('description', member.get('title', '')))} |"
+        )
+    return "\n".join(rows)
+
+
+def schema_markdown(schema_dir: Path) -> str:
+    """Every schema in ``schema/``: each object's fields, types and descriptions."""
+    parts = ["---\ntitle: Schema reference\n---\n\n# Schema reference\n",
+             "Generated from the JSON Schemas in `schema/` when the site is built."]
+    for path in sorted(schema_dir.glob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        parts.append(f"## `{path.name}`\n\n{_cell(schema.get('description', ''))}")
+        objects = [(schema.get("title", path.stem), schema)]
+        objects += list((schema.get("$defs") or {}).items())
+        parts += [_object_table(str(n), s) for n, s in objects if s.get("properties")]
+    return "\n\n".join(parts) + "\n"
+
+
+def authoring_markdown(readme: Path) -> str:
+    """The README's authoring guide (one source for repository and site)."""
+    text = readme.read_text(encoding="utf-8")
+    match = re.search(r"^### Authoring guide\n(.*?)(?=^## )", text, re.S | re.M)
+    body = match.group(1) if match else "See the repository README."
+    body = re.sub(r"^####? ", "## ", body, flags=re.M)
+    body = re.sub(r"\[([^\]]+)\]\((?!https?:|#)[^)]+\)", r"\1", body)  # repository paths
+    return "---\ntitle: Authoring guide\n---\n\n# Authoring guide\n" + body

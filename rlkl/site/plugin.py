@@ -1,0 +1,208 @@
+"""The MkDocs plugin (entry point ``rlkl``): check once, then add one page per lesson.
+
+``on_config`` runs the same check as ``rlkl check`` (through :mod:`rlkl.site.records`) and
+stops the build with the located diagnostics when anything is wrong, so nothing unverified is
+published; it also groups the navigation by branch and sub-branch under the entry whose page
+is ``lessons/index.md``. ``on_files`` adds the generated pages: the catalog, one page per
+lesson, the verification report, the experiment, the authoring guide, and the CLI and schema
+references. ``rlkl site build|serve`` are thin wrappers; ``mkdocs build -f site/mkdocs.yml``
+works the same.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.utils import get_relative_url
+
+from rlkl.site.lesson import Link, fill, lesson_markdown
+from rlkl.site.pages import (
+    authoring_markdown,
+    catalog_markdown,
+    cli_markdown,
+    grouped,
+    report_markdown,
+    schema_markdown,
+)
+from rlkl.site.records import SiteCheck, check_site
+
+CATALOG = "lessons/index.md"
+_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+_TITLE_TOKEN = "rlkl-title-placeholder"
+
+
+class RlklConfig(Config):  # type: ignore[no-untyped-call]
+    """Plugin options (paths relative to the folder of ``mkdocs.yml``)."""
+
+    content = config_options.Type(str, default="../content")
+    repository = config_options.Type(str, default="..")
+    experiment = config_options.Type(bool, default=True)
+    minify = config_options.Type(bool, default=True)
+
+
+class BuildFailed(PluginError):
+    """The check (or a page) found errors; ``report`` holds the located diagnostics."""
+
+    def __init__(self, report: str) -> None:
+        super().__init__("rlkl: the site is not built, because:\n" + report)
+        self.report = report
+
+
+class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
+    """Adds the verified lessons to an MkDocs site."""
+
+    def __init__(self) -> None:
+        self.check: SiteCheck | None = None
+        self.pages: dict[str, str] = {}
+        self.blocks: dict[str, tuple[str, ...]] = {}
+        self.binary: dict[str, bytes] = {}
+        self.root = Path(".")
+
+    def _path(self, config: MkDocsConfig, value: str) -> Path:
+        base = Path(config.config_file_path or ".").resolve().parent
+        return (base / value).resolve()
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        content = self._path(config, self.config.content)
+        self.root = self._path(config, self.config.repository)
+        if not content.is_dir():
+            raise PluginError(f"rlkl: content folder {content} does not exist")
+        check = check_site(content)
+        if check.errors:
+            raise BuildFailed(check.report)
+        self.check = check
+        self.pages = self._render(check, bool(config.use_directory_urls))
+        config.nav = self._nav(config.nav, check)
+        return config
+
+    def _render(self, check: SiteCheck, directory_urls: bool) -> dict[str, str]:
+        from rlkl.diagnostics import Severity
+        from rlkl.render import render
+
+        def url_from(source: str) -> Any:
+            def url(target: str) -> str:
+                return get_relative_url(_url(target, directory_urls), _url(source, directory_urls))
+            return url
+
+        summaries = {c.id: c.summary for c in check.catalog}
+        planned = {c.id: Link(c.title, None, c.summary) for c in check.catalog}
+        published = {r.lesson.id: r.lesson for r in check.lessons}
+        pages: dict[str, str] = {}
+        problems = []
+        for record in check.lessons:
+            uri = f"lessons/{record.lesson.id}.md"
+            page_links: dict[str, Link] = {}
+            for other_id in [*record.lesson.prerequisites, *record.lesson.related]:
+                other = published.get(other_id)
+                if other is None:
+                    page_links[other_id] = planned.get(other_id, Link(other_id, None))
+                else:
+                    page_links[other_id] = Link(
+                        other.name,
+                        url_from(uri)(f"lessons/{other_id}.md"),
+                        summaries.get(other_id) or other.tagline or "",
+                    )
+            pages[uri], self.blocks[uri], found = lesson_markdown(
+                record, links=page_links, url=url_from(uri), core=check.core_version
+            )
+            problems.extend(found)
+        if problems:
+            errors = sum(p.severity is Severity.ERROR for p in problems)
+            raise BuildFailed(render(problems, {"errors": errors}, "text"))
+        pages[CATALOG], self.blocks[CATALOG] = catalog_markdown(check, url_from(CATALOG))
+        pages["report.md"], self.blocks["report.md"] = report_markdown(check, url_from("report.md"))
+        pages["reference/cli.md"] = cli_markdown()
+        schema = self.root / "schema"
+        if schema.is_dir():
+            pages["reference/schema.md"] = schema_markdown(schema)
+        readme = self.root / "README.md"
+        if readme.is_file():
+            pages["authoring.md"] = authoring_markdown(readme)
+        if self.config.experiment:
+            from rlkl.site.experiment import experiment_page
+
+            pages["experiment.md"], self.binary["experiment/plot.png"] = experiment_page()
+        return pages
+
+    def _nav(self, nav: Any, check: SiteCheck) -> Any:
+        """Replace the nav entry of the catalog by the catalog plus branch/sub-branch groups."""
+        from markupsafe import escape
+
+        if not isinstance(nav, list):
+            return nav
+        lessons: list[Any] = [{"Catalog": CATALOG}]
+        for branch, subs in grouped(check.lessons):
+            lessons.append({
+                branch.title: [
+                    {str(escape(sub)): [
+                        {str(escape(r.lesson.name)): f"lessons/{r.lesson.id}.md"} for r in items
+                    ]}
+                    for sub, items in subs
+                ]
+            })
+        out = []
+        for entry in nav:
+            if isinstance(entry, dict) and list(entry.values()) == [CATALOG]:
+                out.append({next(iter(entry)): lessons})
+            else:
+                out.append(entry)
+        return out
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        for uri, markdown in self.pages.items():
+            existing = files.get_file_from_path(uri)
+            if existing is not None:
+                files.remove(existing)
+            files.append(File.generated(config, uri, content=markdown))
+        for uri, data in self.binary.items():
+            files.append(File.generated(config, uri, content=data))
+        return files
+
+    def on_page_content(
+        self, html: str, /, *, page: Any, config: MkDocsConfig, files: Files
+    ) -> str:
+        blocks = self.blocks.get(page.file.src_uri)
+        return fill(html, blocks) if blocks else html
+
+    def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
+        """Minified HTML (``minify-html``): the theme's indentation is a third of a page.
+
+        The minifier writes ``<title>`` text (RCDATA) with literal ``<``, which is inert there
+        but reads like markup; the title is kept exactly as escaped, so a page's source never
+        shows lesson text unescaped.
+        """
+        if not self.config.minify:
+            return output
+        import minify_html
+
+        title = _TITLE.search(output)
+        kept = title.group(1) if title else ""
+        if title:
+            output = output[: title.start(1)] + _TITLE_TOKEN + output[title.end(1) :]
+        minified: str = minify_html.minify(
+            output, keep_closing_tags=False, keep_html_and_head_opening_tags=True
+        )
+        return minified.replace(_TITLE_TOKEN, kept, 1) if title else minified
+
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        server.watch(str(self._path(config, self.config.content)))
+        return server
+
+
+def _url(uri: str, directory_urls: bool) -> str:
+    """The URL MkDocs gives the page at ``uri``."""
+    stem = uri.removesuffix(".md")
+    if not uri.endswith(".md"):
+        return uri
+    if stem == "index" or stem.endswith("/index"):
+        return stem.removesuffix("index")
+    return stem + "/" if directory_urls else stem + ".html"
+

@@ -1,0 +1,256 @@
+"""The built site: every lesson published from the check's records, nothing unverified."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from click.testing import CliRunner
+
+from rlkl.check import check_paths
+from rlkl.cli import main
+from rlkl.core import CORE_VERSION
+from rlkl.site.build import SiteError
+from rlkl.site.records import check_site
+from tests.site.helpers import CONFIG, CONTENT, ROOT, build, copy_content, page
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build(tmp_path_factory.mktemp("built"))
+
+
+@pytest.fixture(scope="module")
+def check():  # type: ignore[no-untyped-def]
+    return check_site(CONTENT)
+
+
+def test_one_page_per_lesson_with_every_number_marked_as_the_check_says(site, check) -> None:
+    for record in check.lessons:
+        html = page(site, f"lessons/{record.lesson.id}")
+        spans = [a for a in html.all("span") if "rlkl-num" in (a.get("class") or "")]
+        expected = [m for marks in record.marks.values() for m in marks]
+        assert sorted(s["data-status"] or "" for s in spans) == sorted(m.status for m in expected)
+        assert {m.status for m in expected} <= {"verified", "input", "exempt"}
+        for span in spans:
+            assert span["tabindex"] == "0" and span["data-detail"]
+        verified = [s for s in spans if s["data-status"] == "verified"]
+        assert verified and all("computed" in (s["data-detail"] or "") for s in verified)
+
+
+def test_exempt_numbers_show_their_reason(site, check) -> None:
+    for record in check.lessons:
+        html = page(site, f"lessons/{record.lesson.id}")
+        exempt = [a for a in html.all("span") if a.get("data-status") == "exempt"]
+        reasons = {m.detail for ms in record.marks.values() for m in ms if m.status == "exempt"}
+        assert {a["data-detail"] for a in exempt} == reasons
+        assert all((r or "").startswith("exempt: ") and len(r) > 10 for r in reasons)
+
+
+def test_equations_are_mathml_and_no_tex_is_visible(site, check) -> None:
+    for record in check.lessons:
+        html = page(site, f"lessons/{record.lesson.id}")
+        assert len(html.all("math")) == len(record.lesson.science)
+        assert not re.search(r"\\[a-zA-Z]+", html.visible), "raw TeX on the page"
+
+
+def test_the_page_follows_the_published_order(site) -> None:
+    html = (site / "lessons/ppo-clipped-objective/index.html").read_text("utf-8")
+    anchors = ["establishes", "mechanism", "symbols", "derivation", "change-one-variable",
+               "example", "experiment", "limits", "check", "sources", "continue"]
+    positions = [re.search(f'id="?{a}"?[ >]', html).start() for a in anchors]  # type: ignore[union-attr]
+    assert positions == sorted(positions)
+
+
+def test_ppo_pages_have_the_plot_and_controls_computed_from_the_core(site) -> None:
+    from rlkl.core import ppo_clip_objective
+
+    html = page(site, "lessons/ppo-clipped-objective")
+    assert html.all("svg") and html.all("polyline")
+    outputs = {a["name"]: a.get("data-value") for a in html.all("output")}
+    assert float(outputs["objective"] or "nan") == float(ppo_clip_objective(0.5, -2.0, 0.2))
+    assert not page(site, "lessons/kl-direction-estimators").all("polyline")
+
+
+def test_planned_lessons_are_shown_as_planned_never_as_links(site, check) -> None:
+    planned = {c.title for c in check.catalog if c.status == "planned"}
+    for uri in ["lessons", "lessons/ppo-clipped-objective"]:
+        text = (site / uri / "index.html").read_text("utf-8")
+        for match in re.finditer(r'<span class="?rlkl-planned"?>(.*?) <em>\(planned\)</em>', text):
+            assert match.group(1) in planned
+    catalog = page(site, "lessons").visible
+    assert all(title in catalog for title in planned)
+    ppo = (site / "lessons/ppo-clipped-objective/index.html").read_text("utf-8")
+    assert "InstructGPT: change the training signal to change behavior <em>(planned)</em>" in ppo
+    assert re.search(r'href="?\.\./policy-gradient-kl-control/"?[ >]', ppo)
+
+
+def test_catalog_and_navigation_grouped_by_branch_and_sub_branch(site, check) -> None:
+    catalog = page(site, "lessons")
+    headings = [a.get("id") for a in catalog.all("h2")]
+    branches = {r.lesson.branch for r in check.lessons}
+    assert {f"branch-{b}" for b in branches} <= set(headings)
+    nav = (site / "lessons/ppo-clipped-objective/index.html").read_text("utf-8")
+    for record in check.lessons:
+        assert (record.lesson.subbranch or "General") in nav
+
+
+def test_every_internal_link_and_asset_resolves_and_nothing_is_remote(site) -> None:
+    for html_file in site.rglob("*.html"):
+        parsed = page(html_file.parent, "") if html_file.name == "index.html" else None
+        if parsed is None:
+            continue
+        for tag, attribute in (("a", "href"), ("link", "href"), ("script", "src"), ("img", "src")):
+            for attrs in parsed.all(tag):
+                target = attrs.get(attribute)
+                if not target:
+                    continue
+                parts = urlsplit(target)
+                if parts.scheme or parts.netloc:
+                    assert tag == "a", f"{html_file}: {tag} loads {target}"
+                    assert parts.scheme in ("http", "https")
+                    continue
+                path = (html_file.parent / parts.path).resolve() if parts.path else html_file
+                if path.is_dir():
+                    path = path / "index.html"
+                assert path.exists(), f"{html_file}: broken link {target}"
+                if parts.fragment and path.suffix == ".html":
+                    found = re.search(f'id="?{re.escape(parts.fragment)}"?[ >]',
+                                      path.read_text("utf-8"))
+                    assert found, target
+    css = "".join(p.read_text("utf-8") for p in site.rglob("*.css"))
+    assert "fonts.googleapis" not in css and "@import url(http" not in css
+
+
+def test_report_lists_every_claim_with_status_and_core_version(site, check) -> None:
+    report = page(site, "report")
+    captions = re.findall(r"<caption>(\d+) (\w+)", (site / "report/index.html").read_text("utf-8"))
+    assert sum(int(n) for n, _ in captions) == check.summary["claims"] == len(check.claims)
+    assert {status for _, status in captions} == {"verified"}
+    tables = [a for a in report.all("table") if "rlkl-claims" in (a.get("class") or "")]
+    assert len(tables) == len(check.lessons)
+    assert all(a["class"] == "rlkl-claims rlkl-row-verified" for a in tables)
+    cells = report.visible
+    assert all(f"{c.pointer} {c.line}:{c.column}" in cells and c.name in cells
+               for c in check.claims)
+    assert check.core_version == CORE_VERSION
+    assert f"core version {CORE_VERSION}" in report.visible
+    assert f"(core version {CORE_VERSION})" in page(site, "lessons/ppo-clipped-objective").visible
+
+
+def test_a_claims_status_is_its_change_record_as_rlkl_check_judges_it(tmp_path: Path) -> None:
+    """Drift and stale fixtures reach the report and the page as the changes records say."""
+    content = copy_content(tmp_path)
+    path = content / "ppo-clipped-objective" / "fixtures.json"
+    fixtures = json.loads(path.read_text("utf-8"))
+    drifted, stale = fixtures["claims"][0], fixtures["claims"][1]
+    drifted["computed"] = drifted["computed"] + 1.0
+    stale["quote"] = "words the lesson no longer has"
+    path.write_text(json.dumps(fixtures, indent=2) + "\n", "utf-8")
+    site = check_site(content)
+    truth = {(run.claims.lesson_id, c.id): c.status.value for run in check_paths([content]).lessons
+             for c in run.changes if c.subject == "claim"}
+    lesson = "ppo-clipped-objective"
+    assert truth[lesson, drifted["id"]] == "drift" and truth[lesson, stale["id"]] == "stale"
+    assert {(r.lesson, r.claim): r.status for r in site.claims} == truth
+    assert site.errors > 0 and "RLKL504" in site.report
+    record = next(r for r in site.lessons if r.lesson.id == lesson)
+    marks = {(pointer, m.start): m for pointer, ms in record.marks.items() for m in ms}
+    assert marks[(drifted["pointer"], drifted["span"][0])].status == "drift"
+    assert marks[(stale["pointer"], stale["span"][0])].status == "stale"
+    assert record.verified == len(fixtures["claims"]) - 2
+
+
+def test_cli_reference_is_the_click_help(site) -> None:
+    from rlkl.cli.reference import reference
+
+    text = page(site, "reference/cli").visible
+    for block in re.findall(r"```text\n(.*?)\n```", reference(), re.S):
+        assert " ".join(block.split()) in " ".join(text.split())
+
+
+def test_schema_reference_lists_every_field(site) -> None:
+    text = page(site, "reference/schema").visible
+    for path in sorted((ROOT / "schema").glob("*.schema.json")):
+        schema = json.loads(path.read_text("utf-8"))
+        assert path.name in text
+        for spec in [schema, *(schema.get("$defs") or {}).values()]:
+            for field in spec.get("properties", {}):
+                assert field in text, (path.name, field)
+
+
+def test_experiment_page_has_table_plot_and_command(site) -> None:
+    html = page(site, "experiment")
+    assert any((a.get("src") or "").endswith("plot.png") for a in html.all("img"))
+    assert "rlkl experiment --seeds" in html.visible and "ppo_clip" in html.visible
+    assert (site / "experiment" / "plot.png").stat().st_size > 1000
+
+
+def test_a_wrong_number_fails_the_build_with_the_located_diagnostic(tmp_path: Path) -> None:
+    content = copy_content(tmp_path)
+    lesson = content / "ppo-clipped-objective" / "lesson.json"
+    text = lesson.read_text("utf-8")
+    lesson.write_text(text.replace("the ratio is 1.4 and", "the ratio is 1.5 and"), "utf-8")
+    with pytest.raises(SiteError) as error:
+        build(tmp_path, content)
+    messages = "\n".join(error.value.messages)
+    assert re.search(r"ppo-clipped-objective/lesson\.json:\d+:\d+ /engineeringExample RLKL401",
+                     messages)
+    assert not (tmp_path / "site" / "lessons").exists()
+
+
+def test_cli_builds_and_fails_with_exit_codes(tmp_path: Path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(main, ["site", "build", "--config", str(CONFIG),
+                              "--out", str(tmp_path / "ok")])
+    assert ok.exit_code == 0, ok.output
+    assert (tmp_path / "ok" / "lessons" / "ppo-clipped-objective" / "index.html").is_file()
+    content = copy_content(tmp_path)
+    (content / "kl-direction-estimators" / "fixtures.json").unlink()
+    bad = runner.invoke(main, ["site", "build", "--config", str(CONFIG), "--content",
+                               str(content), "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 1
+    assert "RLKL501" in bad.output and "kl-direction-estimators/lesson.json" in bad.output
+    missing = runner.invoke(main, ["site", "build", "--config", str(tmp_path / "nope.yml")])
+    assert missing.exit_code == 2
+    plain = tmp_path / "plain.yml"
+    plain.write_text("site_name: plain\ndocs_dir: docs\n", "utf-8")
+    (tmp_path / "docs").mkdir()
+    unplugged = runner.invoke(main, ["site", "build", "--config", str(plain)])
+    assert unplugged.exit_code == 1 and "does not use the rlkl plugin" in unplugged.output
+
+
+def test_serve_builds_and_serves_the_site(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from rlkl.cli import main; main()", "site", "serve",
+         "--config", str(CONFIG), "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                url = f"http://127.0.0.1:{port}/lessons/ppo-clipped-objective/"
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    body = response.read().decode("utf-8")
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read() if server.stderr else ""
+                assert time.monotonic() < deadline, "rlkl site serve did not answer"
+                time.sleep(0.5)
+        assert "rlkl-num rlkl-verified" in body
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -1,0 +1,112 @@
+"""Lesson text is data, never markup: hostile lessons publish as text and nothing runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from markupsafe import Markup
+
+from rlkl.site.build import SiteError
+from rlkl.site.html import href, marked
+from rlkl.site.mathml import MathError, to_mathml
+from rlkl.site.records import Mark
+from tests.site.helpers import HOSTILE, HOSTILE_URL, build, hostile_corpus, hostile_lesson, page
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("hostile")
+    return build(tmp, hostile_corpus(tmp))
+
+
+def _scripts(site: Path, uri: str) -> list[dict[str, str | None]]:
+    return page(site, uri).all("script")
+
+
+def test_markup_in_every_field_is_shown_literally(hostile_site: Path) -> None:
+    html = page(hostile_site, "lessons/hostile-lesson")
+    # every text field holds HOSTILE; at least one copy per field reaches the page as text
+    assert html.visible.count(HOSTILE) >= 30
+    assert not html.all("img") and not html.all("b")
+    for tag, attrs in html.elements:
+        assert not any(name.startswith("on") for name in attrs), (tag, attrs)
+        for name in ("href", "src", "action", "formaction"):
+            value = (attrs.get(name) or "").strip().lower()
+            assert not value.startswith("javascript:"), (tag, attrs)
+
+
+def test_no_script_is_added_by_a_lesson(hostile_site: Path) -> None:
+    ours = [a.get("src") for a in _scripts(hostile_site, "lessons/hostile-lesson")]
+    home = [a.get("src") for a in _scripts(hostile_site, "")]
+    assert len(ours) == len(home)
+    assert all(src is None or "alert" not in src for src in ours)
+    html = page(hostile_site, "lessons/hostile-lesson")
+    assert not any("alert" in script for script in html.scripts)
+    assert not html.all("img")
+    raw = (hostile_site / "lessons/hostile-lesson/index.html").read_text("utf-8")
+    title = raw[raw.index("<title>") : raw.index("</title>")]
+    assert "<script" not in title[len("<title>"):]  # kept escaped in the source as well
+
+
+def test_markdown_in_lesson_text_is_not_rendered(hostile_site: Path) -> None:
+    raw = (hostile_site / "lessons/hostile-lesson/index.html").read_text("utf-8")
+    assert "<strong>bold</strong>" not in raw and "<em>em</em>" not in raw
+    assert "<code>code</code>" not in raw and "**bold**" in raw
+
+
+def test_catalog_report_and_navigation_escape_titles(hostile_site: Path) -> None:
+    for uri in ("lessons", "report", "lessons/hostile-lesson", ""):
+        html = page(hostile_site, uri)
+        assert not html.all("img") and not html.all("b"), uri
+        assert not any("alert" in script for script in html.scripts), uri
+        assert not uri or "<script>alert(document.cookie)</script>" in html.visible, uri
+    assert HOSTILE in page(hostile_site, "lessons").visible
+    assert "Hostile " + HOSTILE in page(hostile_site, "lessons/hostile-lesson").visible
+
+
+def test_a_hostile_url_is_an_escaped_attribute(hostile_site: Path) -> None:
+    html = page(hostile_site, "lessons/hostile-lesson")
+    assert HOSTILE_URL in [a.get("href") for a in html.all("a")]
+
+
+def test_an_equation_with_markup_fails_the_build_located(tmp_path: Path) -> None:
+    lesson = hostile_lesson()
+    lesson["science"][0]["equation"] = r"\text{<script>alert(document.cookie)</script>}"
+    with pytest.raises(SiteError) as error:
+        build(tmp_path, hostile_corpus(tmp_path, lesson))
+    messages = "\n".join(error.value.messages)
+    assert re.search(r"hostile-lesson/lesson\.json:\d+:\d+ /science/0/equation RLKL701", messages)
+
+
+def test_marks_escape_text_and_attributes() -> None:
+    text = 'a <b>"1.4"</b> & 2'
+    out = marked(text, [Mark(6, 9, "1.4", "verified", 'computed "1.4" <i>x</i> & y')])
+    assert isinstance(out, Markup)
+    assert out == (
+        'a &lt;b&gt;&#34;<span class="rlkl-num rlkl-verified" tabindex="0" '
+        'data-status="verified" data-detail="computed &#34;1.4&#34; &lt;i&gt;x&lt;/i&gt; &amp; y">'
+        "1.4</span>"
+        "&#34;&lt;/b&gt; &amp; 2"
+    )
+
+
+def test_a_mark_that_does_not_fit_the_text_is_plain_text() -> None:
+    assert marked("x 1.4", [Mark(2, 5, "1.5", "verified", "d")]) == "x 1.4"
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(document.cookie)", "data:text/html,x",
+                                 "//evil.example", "ftp://x.example/y", " JAVASCRIPT:x"])
+def test_only_absolute_http_links_become_hrefs(url: str) -> None:
+    assert href(url) is None
+    assert href("https://arxiv.org/abs/1707.06347") == "https://arxiv.org/abs/1707.06347"
+
+
+def test_mathml_keeps_only_mathml() -> None:
+    assert "href" not in to_mathml(r"\href{javascript:alert(document.cookie)}{x}")
+    with pytest.raises(MathError, match="script"):
+        to_mathml(r"\text{<script>alert(document.cookie)</script>}")
+    with pytest.raises(MathError):
+        to_mathml(r"\unknowncommand{x}")
+    assert "<mtext>&lt;b&gt;</mtext>" in to_mathml(r"\text{&lt;b&gt;}")
