@@ -220,6 +220,8 @@ def _decode(raw: bytes, display: str) -> str:
 
 def _prescan(text: str, display: str) -> None:
     """Reject nesting deeper than MAX_DEPTH before the recursive parser meets it."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return  # fewer openers than the limit: no nesting can exceed it
     depth = 0
     for match in _TOKEN.finditer(text):
         token = match.group()
