@@ -37,6 +37,10 @@ _BOM = b"\xef\xbb\xbf"
 _WS = re.compile(r"[ \t\n\r]*")
 # Tokens that matter for the pre-scan: whole strings (skipped), brackets and bare constants.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|NaN|-?Infinity', re.DOTALL)
+# The strings and brackets of _TOKEN, for the quick pass of _prescan: the same strings,
+# written as an unrolled loop (runs of plain characters matched at once).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
 
 
 class LoadError(Exception):
@@ -218,10 +222,24 @@ def _decode(raw: bytes, display: str) -> str:
                                     f"(0x{bad}) {error.reason}; save the file as UTF-8")]) from None
 
 
+def _max_depth(brackets: str) -> int:
+    """The deepest nesting of a string of brackets (an extra closer counts as none)."""
+    depth = deepest = 0
+    for bracket in brackets:
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(0, depth - 1)
+    return deepest
+
+
 def _prescan(text: str, display: str) -> None:
     """Reject nesting deeper than MAX_DEPTH before the recursive parser meets it."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return  # fewer openers than the limit: no nesting can exceed it
+    if _max_depth("".join(_BRACKETS.findall(_STRING.sub("", text)))) <= MAX_DEPTH:
+        return  # the same brackets the loop below counts (strings removed in C): fine
     depth = 0
     for match in _TOKEN.finditer(text):
         token = match.group()
