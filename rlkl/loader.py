@@ -346,9 +346,9 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
     _prescan(text, shown)
     suspect: list[bool] = []  # a repeated key or a NaN/Infinity was parsed
 
-    def pairs_hook(pairs: list[tuple[str, Any]]) -> _Pairs:
-        result = _object_hook(pairs)
-        if result.repeats:
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
             suspect.append(True)
         return result
 
@@ -366,8 +366,12 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
                     f"invalid JSON number: {error}") from None
     except RecursionError:  # pragma: no cover - the prescan bounds the depth
         raise _fail(shown, text, 0, "RLKL110", "nesting too deep") from None
+    if not suspect:  # plain dicts and lists already: the clean, common case
+        return Document(path, shown, text, data)  # positions: computed when asked
+    # Parse again keeping what the diagnostics need (repeated keys, NaN/Infinity).
+    data = json.loads(text, object_pairs_hook=_object_hook, parse_constant=_Constant)
     document = Document(path, shown, text, data)
-    problems = _content_errors(document) if suspect else []  # the walk only when needed
+    problems = _content_errors(document)
     if problems:
         raise LoadError(sorted(problems))
     return Document(path, shown, text, _plain(data))  # positions: computed when asked
