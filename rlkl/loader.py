@@ -37,6 +37,10 @@ _BOM = b"\xef\xbb\xbf"
 _WS = re.compile(r"[ \t\n\r]*")
 # Tokens that matter for the pre-scan: whole strings (skipped), brackets and bare constants.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|NaN|-?Infinity', re.DOTALL)
+# The strings and brackets of _TOKEN, for the quick pass of _prescan: the same strings,
+# written as an unrolled loop (runs of plain characters matched at once).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
 
 
 class LoadError(Exception):
@@ -218,8 +222,24 @@ def _decode(raw: bytes, display: str) -> str:
                                     f"(0x{bad}) {error.reason}; save the file as UTF-8")]) from None
 
 
+def _max_depth(brackets: str) -> int:
+    """The deepest nesting of a string of brackets (an extra closer counts as none)."""
+    depth = deepest = 0
+    for bracket in brackets:
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(0, depth - 1)
+    return deepest
+
+
 def _prescan(text: str, display: str) -> None:
     """Reject nesting deeper than MAX_DEPTH before the recursive parser meets it."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return  # fewer openers than the limit: no nesting can exceed it
+    if _max_depth("".join(_BRACKETS.findall(_STRING.sub("", text)))) <= MAX_DEPTH:
+        return  # the same brackets the loop below counts (strings removed in C): fine
     depth = 0
     for match in _TOKEN.finditer(text):
         token = match.group()
@@ -326,9 +346,9 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
     _prescan(text, shown)
     suspect: list[bool] = []  # a repeated key or a NaN/Infinity was parsed
 
-    def pairs_hook(pairs: list[tuple[str, Any]]) -> _Pairs:
-        result = _object_hook(pairs)
-        if result.repeats:
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
             suspect.append(True)
         return result
 
@@ -346,8 +366,12 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
                     f"invalid JSON number: {error}") from None
     except RecursionError:  # pragma: no cover - the prescan bounds the depth
         raise _fail(shown, text, 0, "RLKL110", "nesting too deep") from None
+    if not suspect:  # plain dicts and lists already: the clean, common case
+        return Document(path, shown, text, data)  # positions: computed when asked
+    # Parse again keeping what the diagnostics need (repeated keys, NaN/Infinity).
+    data = json.loads(text, object_pairs_hook=_object_hook, parse_constant=_Constant)
     document = Document(path, shown, text, data)
-    problems = _content_errors(document) if suspect else []  # the walk only when needed
+    problems = _content_errors(document)
     if problems:
         raise LoadError(sorted(problems))
     return Document(path, shown, text, _plain(data))  # positions: computed when asked

@@ -114,7 +114,11 @@ def _current(recorded: Mapping[str, Any], fresh: Mapping[str, Any]) -> bool:
 def _changed(recorded: Mapping[str, Any], fresh: Mapping[str, Any]) -> list[str]:
     """The fields (other than volatile ones) whose recorded value differs."""
     return [
-        k for k in fresh if k not in _VOLATILE and _glyphs(recorded.get(k)) != _glyphs(fresh[k])
+        k
+        for k in fresh
+        if k not in _VOLATILE
+        and (old := recorded.get(k)) != fresh[k]  # equal values have equal glyphs: skip them
+        and _glyphs(old) != _glyphs(fresh[k])
     ]
 
 

@@ -8,6 +8,7 @@ numbers are kept.
 
 from __future__ import annotations
 
+import keyword
 import math
 import re
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from typing import Any
 import parse
 
 from rlkl.claims import expr, slots
+from rlkl.claims.functions import CONSTANTS, FUNCTIONS, KEYWORDS
 from rlkl.claims.scanner import Mention
 
 _NUM = (
@@ -137,6 +139,44 @@ class Arithmetic:
     start: int
 
 
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_OPAQUE = frozenset("'\"#\\")  # a string, comment or line continuation: words may hide
+
+
+@cache
+def _harmless_words() -> frozenset[str]:
+    """Words a literal expression may contain: functions, constants, their keywords, and
+    Python's keywords. Any other word is parsed as a variable (or is a syntax error)."""
+    keywords = (k for ks in KEYWORDS.values() for k in ks)
+    return frozenset(
+        {*FUNCTIONS, *CONSTANTS, *keywords, *keyword.kwlist, *keyword.softkwlist}
+    )
+
+
+def _first_start(text: str, low: int, high: int) -> int:
+    """The first start in ``text[low:high]`` from which ``text[start:high]`` could be a
+    literal expression: past the last word that can only be read as a variable, so no
+    start before it is worth parsing (:func:`expr.is_arithmetic` rejects variables). Only
+    whole ASCII words outside strings and comments count; anything doubtful counts not."""
+    window = text[low:high]
+    if not _OPAQUE.isdisjoint(window):
+        return low
+    start = low
+    for word in _WORD.finditer(text, low, high):
+        before = text[word.start() - 1] if word.start() else " "
+        after = text[word.end()] if word.end() < len(text) else " "
+        if (
+            word.group()[0].isdigit()
+            or word.group() in _harmless_words()
+            or before == "."  # a float's exponent ("1.e5") or an attribute
+            or not before.isascii()
+            or not after.isascii()
+        ):
+            continue
+        start = word.end()
+    return start
+
+
 def arithmetic(text: str, mentions: list[Mention]) -> Iterator[Arithmetic]:
     """Every ``<literal expression> = <number>`` in ``text`` (``≈`` too)."""
     by_start = {m.start: m for m in mentions}
@@ -146,7 +186,8 @@ def arithmetic(text: str, mentions: list[Mention]) -> Iterator[Arithmetic]:
             continue
         left_end = eq.start()
         best = None
-        for begin in range(max(0, left_end - 120), left_end):
+        low = max(0, left_end - 120)
+        for begin in range(_first_start(text, low, left_end), left_end):
             if begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] in "._"):
                 continue
             source = text[begin:left_end]

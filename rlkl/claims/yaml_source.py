@@ -14,6 +14,7 @@ pathological file is a located error at once instead of minutes in a recursive p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -33,6 +34,9 @@ class Source:
     position: Callable[[Tokens], tuple[int, int]]  # 1-based line/column (nearest ancestor)
 
 
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
 def nesting_problem(text: str) -> tuple[int, int, str] | None:
     """(line, column, message) where ``text`` nests deeper than the limits, else None."""
     depth = 0
@@ -40,6 +44,8 @@ def nesting_problem(text: str) -> tuple[int, int, str] | None:
         indent = len(line) - len(line.lstrip(" "))
         if indent > MAX_INDENT:
             return number, MAX_INDENT + 1, f"indented deeper than {MAX_INDENT} columns"
+        if not _BRACKETS.search(line):
+            continue  # no bracket: the depth is unchanged by this line
         for column, char in enumerate(line, start=1):
             if char in "[{":
                 depth += 1

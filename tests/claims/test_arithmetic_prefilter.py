@@ -1,0 +1,58 @@
+"""Recognising ``<literal expression> = <number>`` skips starts that cannot parse as a
+literal expression; it must find exactly what parsing every start finds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rlkl.claims import matching
+from rlkl.claims.scanner import scan
+
+CONTENT = Path(__file__).resolve().parents[2] / "content"
+
+TRICKY = [
+    "the ratio is min(1.4×2,1.2×2)=2.4 and the gap 0.3+0.2 = 0.5",
+    "so ratio clip(1.4, 0.8, 1.2) = 1.2 while pi*2 = 6.283185",
+    "word 1.e1 + 2 = 12, and x.real + 1 = 2 here",
+    "a string 'ratio' + 1 = 2; a comment 1 + 1 # note = 2",
+    "unicode ﬁrst 2×3 = 6, étude 1+2 = 3, ｍin(1, 2) = 1",
+    "lambda x: 1 + 2 = 3 and 1 if ratio else 2 = 2 and (1 + 2) = 3",
+    "mean([1, 2, 3]) ≈ 2 but not mean([1, 2]) = 1.5 after ratio_2 * 3 = 6",
+]
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _prose() -> list[str]:
+    lessons = sorted(CONTENT.glob("*/lesson.json"))
+    found = [s for p in lessons for s in _strings(json.loads(p.read_text("utf-8")))]
+    return [s for s in found if "=" in s or "≈" in s] + TRICKY
+
+
+@pytest.mark.parametrize("text", _prose())
+def test_prefilter_finds_what_parsing_every_start_finds(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mentions = scan("/x", text)
+    fast = [(a.source, a.start, a.result) for a in matching.arithmetic(text, mentions)]
+    monkeypatch.setattr(matching, "_first_start", lambda text, low, high: low)
+    reference = [(a.source, a.start, a.result) for a in matching.arithmetic(text, mentions)]
+    assert fast == reference
+
+
+def test_prefilter_skips_past_variable_words() -> None:
+    text = "the zebra is min(1.4×2,1.2×2)"  # "is" is a Python keyword, "min" a function
+    assert "zebra" not in matching._harmless_words()
+    assert matching._first_start(text, 0, len(text)) == text.index(" is")
+    assert matching._first_start("a 'b' min(1)", 0, 12) == 0  # a string: parse decides
