@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from rlkl.check import CheckResult, check_paths
 from rlkl.diagnostics import Diagnostic
@@ -92,6 +95,27 @@ def assert_fault_located(
     assert located, [(d.line, d.column, d.message) for d in found]
     for word in words:
         assert any(word in d.message for d in located), (word, [d.message for d in located])
+
+
+Fault = tuple[str, str, str, str, str, str, list[str]]
+
+
+def planted_fault_test(lesson: str, faults: list[Fault]) -> Callable[..., None]:
+    """One parametrized test per planted fault of ``lesson``: each row is (id, old, new, code,
+    pointer, text the diagnostic points at, words its message must hold); see
+    :func:`assert_fault_located`. A lesson's test module binds it to a ``test_`` name."""
+
+    @pytest.mark.parametrize(
+        ("old", "new", "code", "pointer", "at", "words"),
+        [f[1:] for f in faults],
+        ids=[f[0] for f in faults],
+    )
+    def test(
+        tmp_path: Path, old: str, new: str, code: str, pointer: str, at: str, words: list[str]
+    ) -> None:
+        assert_fault_located(tmp_path, lesson, (old, new), code, pointer, at, words)
+
+    return test
 
 
 def column_of(text: str, needle: str, *, start: int = 0) -> tuple[int, int]:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from tests.claims.helpers import assert_fault_located
+from tests.claims.helpers import planted_fault_test
 from tests.claims.lesson_sweep import uncaught_faults
 
 LESSON = "direct-preference-objective"
@@ -71,15 +69,7 @@ FAULTS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "code", "pointer", "at", "words"),
-    [f[1:] for f in FAULTS],
-    ids=[f[0] for f in FAULTS],
-)
-def test_fault_is_caught_where_it_is(
-    tmp_path: Path, old: str, new: str, code: str, pointer: str, at: str, words: list[str]
-) -> None:
-    assert_fault_located(tmp_path, LESSON, (old, new), code, pointer, at, words)
+test_fault_is_caught_where_it_is = planted_fault_test(LESSON, FAULTS)
 
 
 def test_every_number_changed_is_caught_in_this_lesson(tmp_path: Path) -> None:

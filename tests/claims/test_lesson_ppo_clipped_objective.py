@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from rlkl.check import check_paths
 from rlkl.cli import main
-from tests.claims.helpers import assert_fault_located, copy_lesson, edit_once, find
+from tests.claims.helpers import copy_lesson, edit_once, find, planted_fault_test
 
 LESSON = "ppo-clipped-objective"
 
@@ -182,15 +181,7 @@ FAULTS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "code", "pointer", "at", "words"),
-    [f[1:] for f in FAULTS],
-    ids=[f[0] for f in FAULTS],
-)
-def test_fault_is_caught_where_it_is(
-    tmp_path: Path, old: str, new: str, code: str, pointer: str, at: str, words: list[str]
-) -> None:
-    assert_fault_located(tmp_path, LESSON, (old, new), code, pointer, at, words)
+test_fault_is_caught_where_it_is = planted_fault_test(LESSON, FAULTS)
 
 
 def test_answer_key_moved_also_flags_the_old_key(tmp_path: Path) -> None:
