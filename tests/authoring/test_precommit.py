@@ -8,7 +8,6 @@ thing (same entry, same files), which the last test pins.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -17,21 +16,14 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from tests.authoring.gitenv import git_env
+
 REPO = Path(__file__).resolve().parents[2]
 CONTENT = REPO / "content"
 SEED = "policy-gradient-kl-control"
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
-
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
-    env["NO_COLOR"] = "1"
-    env["GIT_AUTHOR_NAME"] = env["GIT_COMMITTER_NAME"] = "rlkl-test"
-    env["GIT_AUTHOR_EMAIL"] = env["GIT_COMMITTER_EMAIL"] = "test@rlkl.invalid"
-    return env
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -58,7 +50,7 @@ def _hooks_repo(tmp_path: Path, env: dict[str, str]) -> tuple[Path, str]:
 @pytest.fixture
 def author_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A lessons repository with the seed lesson and pre-commit installed (rlkl-check-system)."""
-    env = _env(tmp_path)
+    env = git_env(tmp_path)
     hooks, rev = _hooks_repo(tmp_path, env)
     lessons = tmp_path / "lessons"
     (lessons / "content").mkdir(parents=True)
@@ -110,7 +102,7 @@ def test_a_wrong_number_blocks_the_commit_with_the_located_diagnostic(
 
 
 def test_try_repo_runs_the_hooks_of_this_checkout(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = git_env(tmp_path)
     hooks, _ = _hooks_repo(tmp_path, env)
     lessons = tmp_path / "lessons"
     (lessons / "content").mkdir(parents=True)

@@ -9,17 +9,16 @@ walkthrough cannot drift from what rlkl does.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from ruamel.yaml import YAML
 
 from rlkl.claims import fields
+from tests.authoring.gitenv import git_env
 
 REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -34,17 +33,6 @@ def _steps() -> list[tuple[str, str, str]]:
     return [(m.group(1).strip(), m.group(2), m.group(3)) for m in _STEP.finditer(README)]
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
-    env["NO_COLOR"] = "1"
-    env["GIT_AUTHOR_NAME"] = env["GIT_COMMITTER_NAME"] = "rlkl-author"
-    env["GIT_AUTHOR_EMAIL"] = env["GIT_COMMITTER_EMAIL"] = "author@rlkl.invalid"
-    env["GIT_CONFIG_GLOBAL"] = str(tmp_path / "gitconfig")
-    env["GIT_PAGER"] = "cat"
-    return env
-
 
 def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
     steps = _steps()
@@ -52,7 +40,7 @@ def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
     assert kinds.count("run") >= 8 and kinds.count("write") >= 3 and "expect" in kinds
     folder = tmp_path / "lessons"
     folder.mkdir()
-    env = _env(tmp_path)
+    env = git_env(tmp_path)
     (tmp_path / "gitconfig").write_text("[init]\n\tdefaultBranch = main\n", encoding="utf-8")
     transcript = []
     for kind, _, body in steps:
