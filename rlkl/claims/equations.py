@@ -38,6 +38,7 @@ from rlkl.loader import Document
 
 RTOL = 1e-9
 ATOL = 1e-12
+_PLAIN = (float, int, np.float64)
 MAX_POINTS = 5000
 MAX_RELATIONS = 50  # per equation string
 MAX_HINTS = 20  # unbound relations whose symbols are read for the message, per lesson
@@ -79,6 +80,13 @@ def _show(value: Any) -> str:
 
 
 def _agree(left: Any, right: Any) -> bool:
+    """``numpy.allclose(left, right, RTOL, ATOL, equal_nan=True)`` with equal shapes; two
+    plain numbers take the same test written out (no arrays made for one comparison)."""
+    if type(left) in _PLAIN and type(right) in _PLAIN:
+        x, y = float(left), float(right)
+        if math.isfinite(x) and math.isfinite(y):
+            return abs(x - y) <= ATOL + RTOL * abs(y)
+        return x == y or (math.isnan(x) and math.isnan(y))
     try:
         a = np.asarray(left, dtype=np.float64)
         b = np.asarray(right, dtype=np.float64)

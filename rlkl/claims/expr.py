@@ -172,7 +172,7 @@ def evaluate(tree: ast.Expression, env: Mapping[str, Any]) -> Any:
     an array of numbers or a tuple of them (``gae``), never text."""
     try:
         with np.errstate(all="ignore"):
-            return _result(_eval(tree.body, env))
+            return _result(_compiled(tree)(env))
     except ExprError:
         raise
     except BudgetError as exc:
@@ -198,60 +198,115 @@ def _number(value: Any) -> Any:
     return float(value) if np.ndim(value) == 0 else np.asarray(value, dtype=np.float64)
 
 
-def _eval(node: ast.AST, env: Mapping[str, Any]) -> Any:
+Compiled = Callable[[Mapping[str, Any]], Any]
+
+
+@lru_cache(maxsize=8192)
+def _compiled(tree: ast.Expression) -> Compiled:
+    """``tree`` as nested closures, built once per (memoised) tree: evaluating one is a call
+    per node, with no dispatch on node types at run time. No ``eval``: only the whitelisted
+    nodes that :func:`parse` let through become closures."""
+    return _compile(tree.body)
+
+
+def _compile(node: ast.AST) -> Compiled:
+    """One node's closure; each computes exactly what walking the node would, in order."""
     if isinstance(node, ast.Constant):
-        if isinstance(node.value, (bool, str)):
-            return node.value
-        if isinstance(node.value, int) and abs(node.value) <= 2**53:
-            return node.value  # small integers stay exact (indices, counts)
-        if isinstance(node.value, (int, float)):
-            return float(node.value)
-        raise ExprError(f"constant {node.value!r} is not allowed")
+        return _constant(node.value)
     if isinstance(node, ast.Name):
-        if node.id in env:
-            return env[node.id]
-        if node.id in CONSTANTS:
-            return CONSTANTS[node.id]
-        raise ExprError(f"unknown name {node.id!r}")
+        return _name(node.id)
     if isinstance(node, (ast.List, ast.Tuple)):
-        return np.array([_eval(item, env) for item in node.elts], dtype=np.float64)
+        items = [_compile(item) for item in node.elts]
+        return lambda env: np.array([item(env) for item in items], dtype=np.float64)
     if isinstance(node, ast.UnaryOp):
-        value = _eval(node.operand, env)
-        if isinstance(node.op, ast.Not):
-            return not value
-        return -value if isinstance(node.op, ast.USub) else +value
+        return _unary(node.op, _compile(node.operand))
     if isinstance(node, ast.BinOp):
-        left, right = _eval(node.left, env), _eval(node.right, env)
-        if isinstance(left, str) or isinstance(right, str):  # 'x' * 10**9 would be 1 GB
+        return _binary(node.op, _compile(node.left), _compile(node.right))
+    if isinstance(node, ast.BoolOp):
+        values = [_compile(v) for v in node.values]
+        join = all if isinstance(node.op, ast.And) else any
+        return lambda env: join([bool(value(env)) for value in values])
+    if isinstance(node, ast.Compare):
+        return _compare([_compile(node.left), *map(_compile, node.comparators)],
+                        [_COMPARE[type(op)] for op in node.ops])
+    if isinstance(node, ast.Subscript):
+        value, index = _compile(node.value), _compile(node.slice)
+        return lambda env: value(env)[int(index(env))]
+    if isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Name)
+        return _call(node.func.id, [_compile(a) for a in node.args],
+                     [(kw.arg, _compile(kw.value)) for kw in node.keywords if kw.arg])
+    raise ExprError(f"{type(node).__name__} is not allowed in an expression")
+
+
+def _constant(value: Any) -> Compiled:
+    if isinstance(value, (bool, str)) or (isinstance(value, int) and abs(value) <= 2**53):
+        return lambda env: value  # small integers stay exact (indices, counts)
+    if isinstance(value, (int, float)):
+        number = float(value)
+        return lambda env: number
+    raise ExprError(f"constant {value!r} is not allowed")
+
+
+def _name(name: str) -> Compiled:
+    def look_up(env: Mapping[str, Any]) -> Any:
+        if name in env:
+            return env[name]
+        if name in CONSTANTS:
+            return CONSTANTS[name]
+        raise ExprError(f"unknown name {name!r}")
+
+    return look_up
+
+
+def _unary(op: ast.unaryop, operand: Compiled) -> Compiled:
+    if isinstance(op, ast.Not):
+        return lambda env: not operand(env)
+    if isinstance(op, ast.USub):
+        return lambda env: -operand(env)
+    return lambda env: +operand(env)
+
+
+def _binary(op: ast.operator, left: Compiled, right: Compiled) -> Compiled:
+    function = _BINARY[type(op)]
+    power = isinstance(op, ast.Pow)
+
+    def apply(env: Mapping[str, Any]) -> Any:
+        a, b = left(env), right(env)
+        if isinstance(a, str) or isinstance(b, str):  # 'x' * 10**9 would be 1 GB
             raise ExprError("text cannot take part in arithmetic; text is only an argument "
                             "such as an estimator name")
-        if isinstance(node.op, ast.Pow):
-            if np.max(np.abs(right)) > MAX_POWER:
+        if power:
+            if np.max(np.abs(b)) > MAX_POWER:
                 raise ExprError(f"exponent larger than {MAX_POWER}")
             # in float64, so nested powers overflow at once instead of growing huge integers
-            return np.power(
-                np.asarray(left, dtype=np.float64), np.asarray(right, dtype=np.float64)
-            )[()]
-        return _BINARY[type(node.op)](left, right)
-    if isinstance(node, ast.BoolOp):
-        values = [bool(_eval(v, env)) for v in node.values]
-        return all(values) if isinstance(node.op, ast.And) else any(values)
-    if isinstance(node, ast.Compare):
-        left = _eval(node.left, env)
-        for op, comparator in zip(node.ops, node.comparators, strict=True):
-            right = _eval(comparator, env)
-            if not np.all(_COMPARE[type(op)](left, right)):
+            return np.power(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))[()]
+        return function(a, b)
+
+    return apply
+
+
+def _compare(operands: list[Compiled], ops: list[Callable[[Any, Any], Any]]) -> Compiled:
+    def chain(env: Mapping[str, Any]) -> bool:
+        left = operands[0](env)
+        for op, operand in zip(ops, operands[1:], strict=True):
+            right = operand(env)
+            if not np.all(op(left, right)):
                 return False
             left = right
         return True
-    if isinstance(node, ast.Subscript):
-        return _eval(node.value, env)[int(_eval(node.slice, env))]
-    if isinstance(node, ast.Call):
-        assert isinstance(node.func, ast.Name)
-        args = [_eval(arg, env) for arg in node.args]
-        kwargs = {kw.arg: _eval(kw.value, env) for kw in node.keywords if kw.arg}
-        result = FUNCTIONS[node.func.id](*args, **kwargs)
+
+    return chain
+
+
+def _call(name: str, args: list[Compiled], keywords: list[tuple[str, Compiled]]) -> Compiled:
+    function = FUNCTIONS[name]
+
+    def call(env: Mapping[str, Any]) -> Any:
+        values = [arg(env) for arg in args]
+        result = function(*values, **{key: value(env) for key, value in keywords})
         if isinstance(result, tuple):  # several results (gae): index them, gae(...)[0]
             return tuple(_number(part) for part in result)
         return _number(result)
-    raise ExprError(f"{type(node).__name__} is not allowed in an expression")
+
+    return call

@@ -109,14 +109,21 @@ def verdict(
     return Found(verdicts=(record,), problems=problems)
 
 
-def _reason(
-    mention: Mention, computed: float, how: str, negative: bool, hint: str
-) -> tuple[bool, str]:
+def _holds(mention: Mention, computed: float, negative: bool) -> bool:
+    """Whether the verdict holds: the prose states ``computed`` at its written precision
+    (``negative``: it does not)."""
     if not math.isfinite(computed) and not mention.value.is_infinite():
-        return negative, f"computed {how} = {show(computed)}" + (
+        return negative
+    same = agrees(computed, mention.value, mention.decimals)
+    return not same if negative else same
+
+
+def _reason(mention: Mention, computed: float, how: str, negative: bool, hint: str) -> str:
+    """Why the verdict fails, saying what was computed (``how``) and at which precision."""
+    if not math.isfinite(computed) and not mention.value.is_infinite():
+        return f"computed {how} = {show(computed)}" + (
             "" if negative else f", which no finite number such as {mention.text} states"
         )
-    same = agrees(computed, mention.value, mention.decimals)
     written = describe(mention.decimals - 2 if mention.percent else mention.decimals)
     if mention.decimals == 0 and mention.value == 0:
         written = "a bare 0 claims exactly zero"
@@ -126,8 +133,8 @@ def _reason(
         else show(computed, mention.decimals)
     )
     if negative:
-        return not same, f"says {mention.text} is not {how}, but that computes {shown} ({written})"
-    return same, f"computed {how} = {shown} ({written}), not {mention.text}{hint}"
+        return f"says {mention.text} is not {how}, but that computes {shown} ({written})"
+    return f"computed {how} = {shown} ({written}), not {mention.text}{hint}"
 
 
 def judge(
@@ -144,17 +151,30 @@ def judge(
 ) -> Found:
     """Whether ``mention`` states ``computed`` at its written precision (or, when
     ``negative``, that it does not), with a message saying what was computed from what."""
+    ok = _holds(mention, computed, negative)
+    reason = "" if ok else _failure(mention, expression, inputs, computed, negative, hint)
+    return verdict(kind, mention, base_id, expression, inputs, computed, ok, reason, said)
+
+
+def _failure(
+    mention: Mention,
+    expression: str,
+    inputs: Mapping[str, Any],
+    computed: float,
+    negative: bool,
+    hint: str,
+) -> str:
+    """The message of a failed verdict: scalar inputs substituted into the expression,
+    lists shown apart (never spliced in). Built only for failures: it re-parses."""
     formula = expression.split(" = ", 1)[-1]
     scalars = all(np.ndim(v) == 0 for v in inputs.values())
     how = expr.substitute(formula, inputs) if inputs and scalars else expression
     if how not in (formula, expression):
         how = f"{how} (from {expression})"
-    ok, reason = _reason(mention, computed, how, negative, hint)
-    if not scalars:  # lists are shown apart, never spliced into the expression
+    reason = _reason(mention, computed, how, negative, hint)
+    if not scalars:
         reason += f"; inputs: {fmt_inputs(inputs)}"
-    return verdict(
-        kind, mention, base_id, expression, inputs, computed, ok, "" if ok else reason, said
-    )
+    return reason
 
 
 def failed(found: Found) -> bool:

@@ -46,12 +46,13 @@ def nesting_problem(text: str) -> tuple[int, int, str] | None:
             return number, MAX_INDENT + 1, f"indented deeper than {MAX_INDENT} columns"
         if not _BRACKETS.search(line):
             continue  # no bracket: the depth is unchanged by this line
-        for column, char in enumerate(line, start=1):
-            if char in "[{":
+        for bracket in _BRACKETS.finditer(line):
+            if bracket.group() in "[{":
                 depth += 1
                 if depth > MAX_FLOW_DEPTH:
+                    column = bracket.start() + 1
                     return number, column, f"nested deeper than {MAX_FLOW_DEPTH} levels"
-            elif char in "]}":
+            else:
                 depth = max(0, depth - 1)
     return None
 
@@ -97,17 +98,24 @@ def _loader() -> Any:
 _STANDARD = "tag:yaml.org,2002:"
 
 
+def _once(node: Any, marks: dict[Any, Any]) -> None:
+    """A node met twice was reached through an alias: the reference decides such a file."""
+    seen = marks.setdefault("seen", set())
+    if id(node) in seen:
+        raise _Unsure("alias")
+    seen.add(id(node))
+
+
 def _walk(loader: Any, node: Any, tokens: tuple[str | int, ...], marks: dict[Any, Any]) -> Any:
     yaml = loader.yaml_module
-    if id(node) in marks.setdefault("seen", set()):
-        raise _Unsure("alias")
-    marks["seen"].add(id(node))
+    _once(node, marks)
     if not node.tag.startswith(_STANDARD):
         raise _Unsure("tag")
     marks[tokens] = (node.start_mark.line, node.start_mark.column)
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
+            _once(key_node, marks)
             key = loader.construct_object(key_node)
             if not isinstance(key, str) or key in out or key == "<<":
                 raise _Unsure("key")
@@ -126,9 +134,12 @@ def fast(text: str) -> Source | None:
     yaml = loader_class.yaml_module
     loader = loader_class(text)
     try:
-        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "tag", None) is not None:
-                return None  # aliases and explicit tags (!!str, !x): the reference decides
+        # explicit tags (!!str, !x) are left to the reference; a tag needs a "!", so only
+        # such a file is scanned for them (aliases are caught while walking: a node seen twice)
+        if "!" in text:
+            for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+                if getattr(event, "tag", None) is not None:
+                    return None
         node = loader.get_single_node()
         if node is None:
             return Source({}, lambda tokens: (1, 1))

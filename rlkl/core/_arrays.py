@@ -37,8 +37,10 @@ def has_nan(arr: FloatArray) -> bool:
     """Whether ``arr`` contains NaN, without allocating a mask in the common case.
 
     A sum is NaN iff some entry is NaN or +inf and -inf both occur; only then is the exact
-    (allocating) test run.
+    (allocating) test run. A 0-d array (a scalar input) is tested directly.
     """
+    if arr.ndim == 0:
+        return math.isnan(arr)
     with np.errstate(over="ignore", invalid="ignore"):
         total = np.sum(arr)
     if not np.isnan(total):

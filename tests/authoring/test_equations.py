@@ -8,8 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rlkl.check import CheckResult, check_paths
+from rlkl.claims import equations
 from rlkl.claims.latex import (
     EquationError,
     evaluate,
@@ -302,3 +305,16 @@ def test_a_planted_fault_in_a_newer_lessons_equation_fails_there(
     assert len(failures) == 1, failures
     assert failures[0].pointer == "/science/1/equation"
     assert f"`{relation} = " in failures[0].message
+
+
+_EDGE = st.sampled_from([0.0, -0.0, 1.0, 1e-12, 1e300, math.inf, -math.inf, math.nan])
+_NUMBER = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10, 10), _EDGE)
+
+
+@given(left=_NUMBER, right=_NUMBER, near=st.floats(-1e-8, 1e-8))
+def test_scalar_agreement_is_numpys(left: float, right: float, near: float) -> None:
+    """Two plain numbers are compared without numpy; the answer is numpy.allclose's,
+    at the tolerance boundary and for NaN and infinities too."""
+    for a, b in ((left, right), (left, left * (1 + near)), (np.float64(left), right)):
+        want = bool(np.allclose(a, b, rtol=equations.RTOL, atol=equations.ATOL, equal_nan=True))
+        assert equations._agree(a, b) is want, (a, b)

@@ -18,6 +18,9 @@ _MARK = test_bindings.test_binding_mistakes_are_located.pytestmark[0]  # type: i
 BINDING_CASES = [args[0] for args in _MARK.args[1]]
 EXTRA_BINDINGS = [
     "claims: &a [x]\nother: *a\n",  # an alias
+    "lesson: &a x\n*a : 1\n",  # an alias as a key
+    "claims: []\nlesson: &a policy-gradient-kl-control\n",  # an anchor, never used
+    "claims:\n  - id: a\n    says: x {y}\n    is: !x 2\n",  # a local tag
     "lesson: policy-gradient-kl-control\nlesson: again\n",  # a duplicate key
     "claims:\n  - id: a\n    says: !!str x {y}\n",  # an explicit tag
     "yes: 1\nclaims: []\n",  # YAML 1.1 would read a boolean key
