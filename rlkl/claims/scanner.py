@@ -48,6 +48,7 @@ _SUPERSCRIPT = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )
 _WORD = re.compile(r"[A-Za-z_]")
+_ANY_NUMBER = re.compile(rf"\d|{_SYMBOL.pattern}")  # a text without one has no mention
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,8 @@ def _notation(text: str, start: int, end: int, whole: bool) -> bool:
 
 def scan(pointer: str, text: str) -> list[Mention]:
     """Every numeric mention of ``text`` (the string at ``pointer``), left to right."""
+    if not _ANY_NUMBER.search(text):
+        return []
     mentions = [_symbol(pointer, m) for m in _SYMBOL.finditer(text)]
     for match in _NUMBER.finditer(text):
         start, end = match.span()

@@ -81,8 +81,9 @@ def _loader() -> Any:
         yaml_implicit_resolvers: ClassVar[dict[str, Any]] = {}
 
     for versions, tag, regexp, first in implicit_resolvers:
-        if (1, 2) in versions:
-            Resolver.add_implicit_resolver(tag, regexp, first)
+        if (1, 2) in versions:  # ruamel wraps some patterns in a lazy proxy: take the pattern
+            pattern = regexp.lazy_self() if hasattr(regexp, "lazy_self") else regexp
+            Resolver.add_implicit_resolver(tag, pattern, first)
 
     class Loader(CParser, yaml.constructor.SafeConstructor, Resolver):  # type: ignore[misc, name-defined, unused-ignore]
         yaml_module = yaml
