@@ -9,11 +9,13 @@ diagnostics; a stage that raises on one lesson is reported there (RLKL901).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from rlkl.cache import Cache, Entry, lesson_key
 from rlkl.claims import fixtures
@@ -25,9 +27,11 @@ from rlkl.claims.records import LessonClaims
 from rlkl.claims.source import locate
 from rlkl.conformance import check_document
 from rlkl.diagnostics import Diagnostic, Severity
-from rlkl.loader import Document, display_path, load_json
+from rlkl.loader import Document, LoadError, display_path, load_json
 from rlkl.models import Lesson
 from rlkl.validate import LessonFile, ValidationResult, validate_paths
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -55,7 +59,16 @@ class CheckResult:
     lessons: list[LessonRun]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failed: int = 0  # lessons on which a stage raised (each reported as RLKL901)
-    cached: list[Entry] = field(default_factory=list)  # lessons answered from the cache
+    cached: list[Entry] = field(default_factory=list)  # lessons answered by cache or pool
+    views: list[Any] = field(default_factory=list)  # check_paths(view=...) of each lesson run
+
+    def add(self, entry: Entry, view: Any = None) -> None:
+        """A lesson answered by the cache or a worker: its diagnostics, counts and view."""
+        self.cached.append(entry)
+        self.diagnostics.extend(entry.diagnostics)
+        self.failed += entry.failed
+        if view is not None:
+            self.views.append(view)
 
     def summary(self) -> dict[str, int]:
         """Counts for reports. ``finished`` < ``lessons`` means some lesson was not checked."""
@@ -186,46 +199,69 @@ def internal_error(path: Path, error: BaseException) -> Diagnostic:
     )
 
 
-def _entry(run: LessonRun) -> Entry:
+def lesson_entry(run: LessonRun) -> Entry:
+    """One lesson's run as counts and diagnostics (what the cache and the pool keep)."""
     verdicts = run.claims.verdicts
     return Entry(
         tuple(run.problems), len(verdicts), sum(v.ok for v in verdicts), len(run.claims.exempt)
     )
 
 
-def _entry_of(path: Path, display: str) -> Entry:
-    """One lesson's claim results as a cache entry (run in a worker process)."""
+def load_lesson(path: Path) -> LessonFile:
+    """A lesson read and schema-checked again where it is used (in a worker process:
+    documents are not sent between processes). Unreadable now: a file with no lesson."""
     try:
         document = load_json(path)
-        model, _ = check_document(document, Lesson, "lesson")
-        run = _run_lesson(LessonFile(document, model, path))
-        if run is None:
-            return Entry((), 0, 0, 0)
-        if not run.bindings_broken:
-            run.changes, found = compare_fixtures(run)
-            run.problems.extend(found)
-        return _entry(run)
-    except Exception as error:  # reported at its lesson, as in the serial loop
-        return Entry((internal_error(path, error),), 0, 0, 0, failed=True)
+    except LoadError:
+        return LessonFile(None, None, path)
+    model, _ = check_document(document, Lesson, "lesson")
+    return LessonFile(document, model, path)
 
 
-def _in_pool(files: list[LessonFile], jobs: int) -> list[Entry] | None:
-    """Claim results of ``files`` across ``jobs`` processes (None: no pool here)."""
-    try:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            return list(
-                pool.map(
-                    _entry_of,
-                    [f.path for f in files],
-                    [f.document.display if f.document else "" for f in files],
-                    chunksize=max(1, len(files) // (4 * jobs)),
-                )
-            )
-    except (OSError, BrokenProcessPool):
-        return None
+def _apply(function: Callable[[LessonFile], T], path: Path) -> T:
+    return function(load_lesson(path))
 
 
 POOL_MIN_LESSONS = 48
+
+
+def map_lessons(
+    function: Callable[[LessonFile], T], files: Sequence[LessonFile], jobs: int
+) -> list[T]:
+    """``function`` of each lesson file, in order: across ``jobs`` processes for a corpus of
+    at least :data:`POOL_MIN_LESSONS` lessons, else (or when no pool can start) here.
+
+    In a worker each lesson is read again from its path, so ``function`` must be a
+    module-level function (or a ``functools.partial`` of one) that reports its own failures
+    in its result, as :func:`check_lesson` does (RLKL901): one lesson never ends the run.
+    """
+    if jobs > 1 and len(files) >= POOL_MIN_LESSONS:
+        try:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                return list(pool.map(partial(_apply, function), [f.path for f in files],
+                                     chunksize=max(1, len(files) // (4 * jobs))))
+        except (OSError, BrokenProcessPool):
+            pass  # no processes here (a sandbox, a broken worker): the same work, serially
+    return [function(file) for file in files]
+
+
+@dataclass(frozen=True)
+class Checked(Generic[T]):
+    """What a worker sends back for one lesson: its counts and diagnostics, and the caller's
+    view of its records (the full records stay in the worker)."""
+
+    entry: Entry
+    view: T | None
+
+
+def checked(file: LessonFile, view: Callable[[LessonRun], T] | None = None) -> Checked[T]:
+    """One lesson checked (freshness included) as a cache entry, and ``view`` of its run."""
+    run, error = check_lesson(file)
+    if error is not None:
+        return Checked(Entry((error,), 0, 0, 0, failed=True), None)
+    if run is None:
+        return Checked(Entry((), 0, 0, 0), None)
+    return Checked(lesson_entry(run), view(run) if view is not None else None)
 
 
 def check_paths(
@@ -234,6 +270,7 @@ def check_paths(
     freshness: bool = True,
     cache: Cache | None = None,
     jobs: int = 1,
+    view: Callable[[LessonRun], Any] | None = None,
 ) -> CheckResult:
     """Validate, extract and verify claims, and (``freshness``) compare committed fixtures.
 
@@ -243,7 +280,13 @@ def check_paths(
     a lesson whose files are unchanged is answered from it, and with ``jobs`` > 1 the other
     lessons of a large corpus are checked in that many processes: such lessons are listed
     in ``cached`` (diagnostics and counts), not in ``lessons``. Validation always runs.
+
+    ``view`` (a module-level function) is applied to every lesson's run where it ran, and
+    its results, in lesson order, are ``views``: how a consumer that needs more than counts
+    (the site) uses the pool. With a ``view`` every lesson is checked (no cache).
     """
+    if view is not None:
+        cache = None
     validation = validate_paths(paths)
     result = CheckResult(validation, [], list(validation.diagnostics))
     pending: list[tuple[LessonFile, str]] = []
@@ -253,24 +296,21 @@ def check_paths(
             key = lesson_key(file.path, file.document.display)
             hit = cache.get(key)
             if hit is not None:
-                result.cached.append(hit)
-                result.diagnostics.extend(hit.diagnostics)
+                result.add(hit)
                 continue
         pending.append((file, key))
-    pooled = None
-    if freshness and jobs > 1 and len(pending) >= POOL_MIN_LESSONS:
-        pooled = _in_pool([f for f, _ in pending if f.lesson is not None], jobs)
-    if pooled is not None:
-        for (_, key), entry in zip([p for p in pending if p[0].lesson is not None], pooled,
-                                   strict=True):
-            result.cached.append(entry)
-            result.diagnostics.extend(entry.diagnostics)
-            result.failed += entry.failed
-            if key and cache and not entry.failed:
-                cache.put(key, entry)
+    lessons = [(file, key) for file, key in pending if file.lesson is not None]
+    if freshness and jobs > 1 and len(lessons) >= POOL_MIN_LESSONS:
+        done = map_lessons(partial(checked, view=view), [file for file, _ in lessons], jobs)
+        for (_, key), one in zip(lessons, done, strict=True):
+            result.add(one.entry, one.view)
+            if key and cache and not one.entry.failed:
+                cache.put(key, one.entry)
         pending = []
     for file, key in pending:
         _check_one(result, file, freshness, cache if key else None, key)
+        if view is not None and result.lessons and result.lessons[-1].file is file:
+            result.views.append(view(result.lessons[-1]))
     result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
     return result
 
@@ -303,4 +343,4 @@ def _check_one(
         result.lessons.append(run)
         result.diagnostics.extend(run.problems)
         if cache is not None:
-            cache.put(key, _entry(run))
+            cache.put(key, lesson_entry(run))

@@ -1,7 +1,8 @@
 """``rlkl regen``: rewrite fixtures (and, with ``--fix``, dependent prose numbers).
 
-Built on :func:`rlkl.check.check_paths`. Writes are atomic, only of files whose content
-changes, and only inside the corpus (symlinks resolved, RLKL902 otherwise).
+Built on :func:`rlkl.check.check_lesson`, one lesson at a time (across processes for a large
+corpus). Writes are atomic, only of files whose content changes, and only inside the corpus
+(symlinks resolved, RLKL902 otherwise).
 """
 
 from __future__ import annotations
@@ -10,11 +11,22 @@ import math
 import os
 import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
-from rlkl.check import CheckResult, LessonRun, check_paths, compare_fixtures, internal_error
+from rlkl.cache import Entry
+from rlkl.check import (
+    CheckResult,
+    LessonRun,
+    check_lesson,
+    compare_fixtures,
+    internal_error,
+    lesson_entry,
+    load_lesson,
+    map_lessons,
+)
 from rlkl.claims import fixtures
 from rlkl.claims.changes import Change, up_to_date
 from rlkl.claims.scanner import format_number
@@ -22,6 +34,7 @@ from rlkl.claims.source import encode_like, mention_range, splice
 from rlkl.corpus import CATALOG_FILE, LESSON_FILE
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import display_path, file_kind
+from rlkl.validate import LessonFile, validate_paths
 
 MAX_FIX_ROUNDS = 5
 
@@ -94,6 +107,17 @@ class RegenReport:
     refused: list[Diagnostic] = field(default_factory=list)  # writes outside the corpus (RLKL902)
     # lesson -> its changes against the committed fixtures before regen wrote (what it acted on)
     changes: dict[Path, tuple[Change, ...]] = field(default_factory=dict)
+
+    def merge(self, other: RegenReport) -> None:
+        """Add what regen did to another lesson (each lesson is reported by itself)."""
+        self.updated += other.updated
+        self.unchanged += other.unchanged
+        self.removed += other.removed
+        self.refused += other.refused
+        self.not_fixed.update(other.not_fixed)
+        self.changes.update(other.changes)
+        for lesson, count in other.fixed.items():
+            self.fixed[lesson] = self.fixed.get(lesson, 0) + count
 
 
 def _unfixable(run: LessonRun) -> str:
@@ -174,30 +198,29 @@ def _refusal(run: LessonRun, root: Path) -> Diagnostic | None:
     )
 
 
-def _fix_rounds(paths: Sequence[Path], report: RegenReport) -> CheckResult:
-    """``--fix``: rewrite failing output numbers until nothing changes (a few rounds at most:
-    a rewritten number can be the input of another claim). Returns the last check, which
-    saw the lessons as they now are."""
-    result = check_paths(paths, freshness=False)
+def _fix_rounds(
+    run: LessonRun, asked: Sequence[Path], report: RegenReport
+) -> tuple[LessonRun | None, Diagnostic | None]:
+    """``--fix`` on one lesson: rewrite its failing output numbers until nothing changes (a
+    few rounds at most: a rewritten number can be the input of another claim). Returns the
+    lesson as it now is, checked; None when it no longer loads as a lesson (its validation
+    says why), with the RLKL901 diagnostic when a stage raised on it."""
     for _ in range(MAX_FIX_ROUNDS):
-        changed = 0
-        for run in result.lessons:
-            why = _unfixable(run) or (
-                "it lies outside the corpus"
-                if _refusal(run, corpus_root(run.file.path, paths))
-                else ""
-            )
-            if why:
-                report.not_fixed[run.file.path] = why
-                continue
-            count = _fix_lesson(run, report)
-            if count:
-                report.fixed[run.file.path] = report.fixed.get(run.file.path, 0) + count
-            changed += count
-        if not changed:
+        path = run.file.path
+        why = _unfixable(run) or (
+            "it lies outside the corpus" if _refusal(run, corpus_root(path, asked)) else "")
+        if why:
+            report.not_fixed[path] = why
             break
-        result = check_paths(paths, freshness=False)
-    return result
+        count = _fix_lesson(run, report)
+        if not count:
+            break
+        report.fixed[path] = report.fixed.get(path, 0) + count
+        again, error = check_lesson(load_lesson(path), freshness=False)
+        if again is None:
+            return None, error
+        run = again
+    return run, None
 
 
 def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -> None:
@@ -231,55 +254,79 @@ def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -
         report.refused.append(refused)
 
 
-def _shared_fixtures(runs: Sequence[LessonRun]) -> dict[Path, Diagnostic]:
+def _shared_fixtures(files: Sequence[LessonFile]) -> dict[Path, Diagnostic]:
     """Lessons whose fixtures file another lesson of the run also uses (two lesson files in
     one folder): RLKL512 for each but the folder's ``lesson.json``, whose fixtures they are."""
-    by_file: dict[Path, list[LessonRun]] = {}
-    for run in runs:
-        by_file.setdefault(Path(os.path.abspath(run.fixture_path)), []).append(run)
+    by_file: dict[Path, list[LessonFile]] = {}
+    for file in files:
+        by_file.setdefault(Path(os.path.abspath(fixtures.path_for(file.path))), []).append(file)
     shared: dict[Path, Diagnostic] = {}
     for group in (g for g in by_file.values() if len(g) > 1):
-        for run in group:
-            if run.file.path.name == LESSON_FILE:
+        for file in group:
+            if file.path.name == LESSON_FILE or file.document is None:
                 continue
-            shared[run.file.path] = run.document.diagnostic(
+            shared[file.path] = file.document.diagnostic(
                 "", "RLKL512",
-                f"{run.file.path.name} shares {run.fixture_path.name} with another lesson file "
+                f"{file.path.name} shares {fixtures.FILENAME} with another lesson file "
                 "in its folder; regen writes fixtures only for the folder's lesson.json "
                 "(one lesson per folder)")
     return shared
 
 
-def regen_paths(paths: Sequence[Path], *, fix: bool = False) -> tuple[RegenReport, CheckResult]:
+def regen_lesson(
+    file: LessonFile, *, asked: Sequence[Path], fix: bool, shared: Mapping[Path, Diagnostic]
+) -> tuple[RegenReport, Entry]:
+    """One lesson: the ``--fix`` rounds, its fixtures written, kept or removed, and its check
+    afterwards (diagnostics and counts). Lessons are independent, so a large corpus runs this
+    across processes (:func:`rlkl.check.map_lessons`)."""
+    report = RegenReport()
+    run, error = check_lesson(file, freshness=False)
+    if run is not None and fix:
+        run, error = _fix_rounds(run, asked, report)
+    if error is not None:
+        return report, Entry((error,), 0, 0, 0, failed=True)
+    if run is None:
+        return report, Entry((), 0, 0, 0)
+    if fix and ambiguity(run):
+        report.not_fixed[run.file.path] = ambiguity(run)
+    elif run.file.path in shared:
+        report.refused.append(shared[run.file.path])
+    else:
+        _write_fixture(run, asked, report)
+    # the lesson as regen saw it: only its fixtures are new, so it is compared with them again
+    if not run.bindings_broken:
+        try:
+            run.changes, found = compare_fixtures(run)
+        except Exception as raised:  # reported at its lesson, as check_paths does
+            found = [internal_error(run.file.path, raised)]
+        run.problems.extend(found)
+    return report, lesson_entry(run)
+
+
+def regen_paths(
+    paths: Sequence[Path], *, fix: bool = False, jobs: int = 1
+) -> tuple[RegenReport, CheckResult]:
     """Rewrite the fixtures (with ``fix``, also dependent prose numbers) of lessons under ``paths``.
 
     Only files whose content changes are written, each atomically, and only inside the corpus
     (symlinks resolved). The one file regen ever deletes is the ``fixtures.json`` beside a
     lesson it just processed that has no claims left; fixtures of lessons not under ``paths``,
-    and any other file called ``fixtures.json``, are never touched. Returns what changed and a
-    fresh check of the result.
+    and any other file called ``fixtures.json``, are never touched. With ``jobs`` > 1 a large
+    corpus is processed in that many processes. Returns what changed and a fresh check of the
+    result (every lesson as counts and diagnostics, in ``cached``).
     """
+    validation = validate_paths(paths)
+    files = [file for file in validation.files if file.lesson is not None]
+    each = partial(regen_lesson, asked=tuple(paths), fix=fix, shared=_shared_fixtures(files))
+    done = map_lessons(each, files, jobs)
     report = RegenReport()
-    result = _fix_rounds(paths, report) if fix else check_paths(paths, freshness=False)
-    shared = _shared_fixtures(result.lessons)
-    for run in result.lessons:
-        if fix and ambiguity(run):
-            report.not_fixed[run.file.path] = ambiguity(run)
-        elif run.file.path in shared:
-            report.refused.append(shared[run.file.path])
-        else:
-            _write_fixture(run, paths, report)
-    # The check of the result: the lessons are as ``result`` saw them; only the fixtures are
-    # new, so each lesson is compared with its fixtures again (no second full check).
-    for run in result.lessons:
-        if run.bindings_broken:
-            continue
-        try:
-            run.changes, found = compare_fixtures(run)
-        except Exception as error:  # reported at its lesson, as check_paths does
-            found = [internal_error(run.file.path, error)]
-        run.problems.extend(found)
-        result.diagnostics.extend(found)
+    for part, _ in done:
+        report.merge(part)
+    if report.fixed:  # positions in the rewritten lessons moved: validate them as they now are
+        validation = validate_paths(paths)
+    result = CheckResult(validation, [], list(validation.diagnostics))
+    for _, entry in done:
+        result.add(entry)
     result.diagnostics = sorted(
         [*result.diagnostics, *dict.fromkeys(report.refused)],
         key=lambda d: (d.file, d.line, d.column, d.code),

@@ -94,7 +94,7 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
     from rlkl.regen import regen_paths
 
     asked = paths_or_content(paths)
-    report, result = regen_paths(asked, fix=fix)
+    report, result = regen_paths(asked, fix=fix, jobs=os.cpu_count() or 1)
     require_lessons(result.summary(), result.diagnostics, asked)
     for lesson, why in sorted(report.not_fixed.items()):
         click.echo(f"not fixed: {one_line(lesson.as_posix())}: {why}; fix that first", err=True)

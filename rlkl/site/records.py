@@ -2,8 +2,8 @@
 
 Every other site module uses the small frozen records defined here, never the claim engine's
 own types, so the engine can change shape behind this one adapter. The site runs exactly the
-check ``rlkl check`` runs (:func:`rlkl.check.check_paths`, freshness included, every lesson
-in this process so each has its full records), and a claim's status is the one its
+check ``rlkl check`` runs (:func:`rlkl.check.check_paths`, freshness included, no cache; each
+lesson's records are converted where it was checked), and a claim's status is the one its
 :class:`rlkl.claims.changes.Change` record gives: there is one definition of "verified".
 
 Status of a number (the rule of ``rlkl claims``, :mod:`rlkl.claims.listing`): for an exempt
@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import json
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -363,15 +364,13 @@ def _catalog(content: Path) -> tuple[CatalogItem, ...]:
 def check_site(content: Path) -> SiteCheck:
     """Run ``rlkl check`` on ``content`` once and convert its results for the site.
 
-    No cache and no process pool: those answer a lesson with counts only, and a page needs
-    every record of its lesson.
+    No cache (a cached lesson has counts only, and a page needs every record of its lesson);
+    a large corpus is checked across processes, each converting its lessons' records here
+    (:func:`_lesson_record` as the check's ``view``).
     """
-    result = check_paths([content])
+    result = check_paths([content], jobs=os.cpu_count() or 1, view=_lesson_record)
     lessons, claims, exempt = [], [], []
-    for run in result.lessons:
-        if run.file.lesson is None:
-            continue
-        record, rows, exempt_rows = _lesson_record(run)
+    for record, rows, exempt_rows in result.views:
         lessons.append(record)
         claims.extend(rows)
         exempt.extend(exempt_rows)

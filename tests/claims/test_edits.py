@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
+
 from rlkl.regen import regen_paths
+from rlkl.render import render
 from tests.claims.helpers import SEED, Workspace, codes
 
 VERIFY = {
@@ -134,3 +138,37 @@ def test_a_changed_exempt_number_is_reported_at_the_number(tmp_path: Path) -> No
     space.edit("423 parameters", "424 parameters")
     (stale,) = [d for d in space.check().diagnostics if d.code == "RLKL502"]
     assert stale.pointer == "/specs/0/context" and stale.file.endswith("lesson.json")
+
+
+@pytest.mark.parametrize("fix", [False, True])
+def test_regen_across_processes_does_what_one_process_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fix: bool
+) -> None:
+    """A large corpus is regenerated lesson by lesson in worker processes: the same files
+    written, the same report and the same diagnostics as in one process."""
+    from rlkl import check
+
+    lessons = (SEED, "ppo-clipped-objective", "kl-direction-estimators")
+    space = Workspace.copy(tmp_path, *lessons)
+    space.edit("current probability 0.7", "current probability 0.8", count=-1)  # --fix work
+    space.edit("ratio is 1.4", "ratio is 1.5", lesson="ppo-clipped-objective")  # stays failing
+    (space.root / "kl-direction-estimators" / "fixtures.json").unlink()  # to write
+    pristine = tmp_path / "pristine"
+    shutil.copytree(space.root, pristine)
+    monkeypatch.setattr(check, "POOL_MIN_LESSONS", 1)
+    pools: list[int] = []
+    real = check.ProcessPoolExecutor
+    monkeypatch.setattr(check, "ProcessPoolExecutor", lambda **kw: pools.append(1) or real(**kw))
+    outcomes = []
+    for jobs in (1, 2):
+        shutil.rmtree(space.root)
+        shutil.copytree(pristine, space.root)
+        pools.clear()
+        report, result = regen_paths([space.root], fix=fix, jobs=jobs)
+        files = {p.relative_to(space.root): p.read_bytes() for p in space.root.rglob("*.json")}
+        shown = render(result.diagnostics, result.summary(), "json")
+        outcomes.append((report, shown, files, bool(pools)))
+    (serial, *one), (pooled, *other) = outcomes
+    assert one[:2] == other[:2] and serial == pooled
+    assert (one[2], other[2]) == (False, True)  # the second run did use processes
+    assert pooled.updated and (pooled.fixed if fix else True)

@@ -254,3 +254,27 @@ def test_serve_builds_and_serves_the_site(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_records_converted_in_worker_processes_are_the_serial_ones(
+    check, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large corpus is checked across processes; each page's records are built where its
+    lesson was checked, and they are exactly what one process builds."""
+    import os
+
+    from rlkl import check as engine
+
+    pools = []
+
+    def spy(function, files, jobs):  # type: ignore[no-untyped-def]
+        pools.append(jobs)
+        return real(function, files, jobs)
+
+    real = engine.map_lessons
+    monkeypatch.setattr(engine, "map_lessons", spy)
+    monkeypatch.setattr(engine, "POOL_MIN_LESSONS", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    pooled = check_site(CONTENT)
+    assert pools == [2]
+    assert pooled == check
