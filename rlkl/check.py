@@ -238,8 +238,10 @@ def map_lessons(
     if jobs > 1 and len(files) >= POOL_MIN_LESSONS:
         try:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
+                # small chunks, so no process idles long at the end while another works
+                chunk = max(1, min(16, len(files) // (8 * jobs)))
                 return list(pool.map(partial(_apply, function), [f.path for f in files],
-                                     chunksize=max(1, len(files) // (4 * jobs))))
+                                     chunksize=chunk))
         except (OSError, BrokenProcessPool):
             pass  # no processes here (a sandbox, a broken worker): the same work, serially
     return [function(file) for file in files]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from rlkl.claims import scanner
 from rlkl.claims.scanner import format_number, scan
 
 
@@ -94,3 +98,20 @@ def test_format_number_refuses_what_has_no_decimals() -> None:
     for value in (float("inf"), float("-inf"), float("nan")):
         with pytest.raises(ValueError):
             format_number(value, like)
+
+
+_PROSE = st.lists(
+    st.sampled_from([*"ab tk_{}+-.%e,[]()×", "\u2212", "\u2013", "½", "²", "⁻", "∞", "٣", "7", "0",
+                     "12", "3.5"]),
+    max_size=30,
+).map("".join)
+
+
+@given(text=_PROSE)
+def test_texts_skipped_without_a_digit_have_no_mentions(text: str) -> None:
+    """The scanner skips a text with no digit or number symbol: that never hides a number
+    (the same mentions as scanning every text)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scanner, "_ANY_NUMBER", re.compile(""))
+        everything = scan("/x", text)
+    assert scan("/x", text) == everything
