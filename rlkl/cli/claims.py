@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -15,6 +14,8 @@ from rlkl.claims.listing import equation_rows, mention_rows
 from rlkl.cli.options import (
     FormatCommand,
     format_option,
+    jobs_option,
+    jobs_or_cpus,
     paths_argument,
     paths_or_content,
     require_lessons,
@@ -41,7 +42,8 @@ def _emit(result: CheckResult, fmt: Format) -> None:
     "fixtures.json are unchanged (same bytes, same core version, same rlkl) reuses its "
     "last result from $XDG_CACHE_HOME/rlkl (safe to delete).",
 )
-def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool) -> None:
+@jobs_option
+def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None) -> None:
     """Validate lessons and verify every number in them (default: content/).
 
     One pass: everything `rlkl validate` does, then every numeric mention in the prose is
@@ -62,8 +64,7 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool) -> None:
     asked = paths_or_content(paths)
     folder = default_dir()
     cache = None if no_cache or folder is None else Cache(folder)
-    jobs = os.cpu_count() or 1  # used only for corpora large enough to pay for processes
-    result = check_paths(asked, cache=cache, jobs=jobs)
+    result = check_paths(asked, cache=cache, jobs=jobs_or_cpus(jobs))
     require_lessons(result.summary(), result.diagnostics, asked)
     _emit(result, fmt)
     sys.exit(1 if result.summary()["errors"] else 0)
@@ -78,7 +79,8 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool) -> None:
     "precision (only those numbers change in the file).",
 )
 @format_option
-def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
+@jobs_option
+def regen(paths: tuple[Path, ...], fix: bool, fmt: Format, jobs: int | None) -> None:
     """Rewrite the fixtures of the lessons under PATHS (default: content/).
 
     Writes only files whose content changes, each atomically; never touches fixtures of
@@ -94,7 +96,7 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format) -> None:
     from rlkl.regen import regen_paths
 
     asked = paths_or_content(paths)
-    report, result = regen_paths(asked, fix=fix, jobs=os.cpu_count() or 1)
+    report, result = regen_paths(asked, fix=fix, jobs=jobs_or_cpus(jobs))
     require_lessons(result.summary(), result.diagnostics, asked)
     for lesson, why in sorted(report.not_fixed.items()):
         click.echo(f"not fixed: {one_line(lesson.as_posix())}: {why}; fix that first", err=True)

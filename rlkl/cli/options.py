@@ -27,6 +27,20 @@ format_option = click.option(
     help="text for people, json for tools, github for workflow annotations.",
 )
 
+jobs_option = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes for a large corpus (48 lessons or more); default: one per CPU. "
+    "1 checks every lesson in this process. The output is the same either way.",
+)
+
+
+def jobs_or_cpus(jobs: int | None) -> int:
+    """The ``--jobs`` asked for, else one per CPU."""
+    return jobs if jobs is not None else os.cpu_count() or 1
+
 
 class NoLessons(click.UsageError):
     """The paths exist but hold no lesson: nothing was checked, which is not a pass."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from rlkl.cli import main
@@ -61,3 +62,25 @@ def test_regen_prints_counts_and_is_idempotent(tmp_path: Path) -> None:
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert _run("check", str(tmp_path / "missing"))[0] == 2
     assert _run("regen", "--frobnicate")[0] == 2
+
+
+def test_jobs_choose_processes_and_never_change_the_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rlkl import check
+
+    space = Workspace.copy(tmp_path, SEED, "ppo-clipped-objective")
+    space.edit("ratio is 1.4. With", "ratio is 1.5. With")
+    monkeypatch.setattr(check, "POOL_MIN_LESSONS", 1)
+    pools: list[int] = []
+    real = check.ProcessPoolExecutor
+    monkeypatch.setattr(check, "ProcessPoolExecutor",
+                        lambda max_workers: pools.append(max_workers) or real(max_workers))
+    root = str(space.root)
+    serial = _run("check", "--no-cache", "-j", "1", root, "--format", "json")
+    assert pools == []  # -j 1: every lesson in this process
+    pooled = _run("check", "--no-cache", "-j", "2", root, "--format", "json")
+    assert pools == [2] and pooled == serial and serial[0] == 1
+    assert _run("regen", "-j", "2", root)[0] == 1  # the failing claim stays reported
+    assert pools == [2, 2]
+    assert _run("check", "-j", "0", str(space.root))[0] == 2
