@@ -114,11 +114,7 @@ def discover(paths: Sequence[Path], unreadable: list[Path] | None = None) -> lis
 
 def find_catalog(lesson_path: Path) -> Path | None:
     """The nearest ``catalog.json`` in the folders above ``lesson_path`` (None if none)."""
-    for folder in lesson_path.resolve().parents:
-        candidate = folder / CATALOG_FILE
-        if _exists(candidate.is_file):
-            return candidate
-    return None
+    return _Run().catalog_of(lesson_path)
 
 
 def _requested_catalogs(paths: Sequence[Path]) -> set[Path]:
@@ -138,9 +134,31 @@ class _Run:
     lessons: dict[Path, tuple[LessonFile, list[Diagnostic]]] = field(default_factory=dict)
     catalogs: dict[Path, tuple[CatalogFile | None, list[Diagnostic]]] = field(
         default_factory=dict)
+    resolved: dict[Path, Path] = field(default_factory=dict)
+    catalog_at: dict[Path, Path | None] = field(default_factory=dict)
+
+    def resolve(self, path: Path) -> Path:
+        """``path`` with its symlinks resolved, once per run."""
+        if path not in self.resolved:
+            self.resolved[path] = path.resolve()
+        return self.resolved[path]
+
+    def catalog_of(self, lesson_path: Path) -> Path | None:
+        """:func:`find_catalog`, asking each folder once per run (lessons share parents)."""
+        return self._catalog_in(self.resolve(lesson_path).parent)
+
+    def _catalog_in(self, folder: Path) -> Path | None:
+        if folder not in self.catalog_at:
+            candidate = folder / CATALOG_FILE
+            if _exists(candidate.is_file):
+                self.catalog_at[folder] = candidate
+            else:
+                above = folder.parent
+                self.catalog_at[folder] = None if above == folder else self._catalog_in(above)
+        return self.catalog_at[folder]
 
     def lesson(self, path: Path) -> tuple[LessonFile, list[Diagnostic]]:
-        key = path.resolve()
+        key = self.resolve(path)
         if key not in self.lessons:
             try:
                 document = load_json(path)
@@ -152,7 +170,7 @@ class _Run:
         return self.lessons[key]
 
     def catalog(self, path: Path) -> tuple[CatalogFile | None, list[Diagnostic]]:
-        key = path.resolve()
+        key = self.resolve(path)
         if key not in self.catalogs:
             try:
                 document = load_json(path)
@@ -178,15 +196,15 @@ def validate_paths(paths: Sequence[Path]) -> ValidationResult:
     catalogs_in_scope = _requested_catalogs(paths)
     groups: dict[Path | None, list[Path]] = {}
     for path in requested:
-        groups.setdefault(find_catalog(path), []).append(path)
+        groups.setdefault(run.catalog_of(path), []).append(path)
     for in_scope in catalogs_in_scope:
         groups.setdefault(in_scope, [])
 
-    reported: set[Path] = {p.resolve() for p in requested} | catalogs_in_scope
+    reported: set[Path] = {run.resolve(p) for p in requested} | catalogs_in_scope
     diagnostics = [unreadable_folder(folder) for folder in sorted(set(unreadable))]
     for catalog_path, asked in groups.items():
         below = _corpus_files(catalog_path.parent) if catalog_path else []
-        corpus = {path.resolve(): path for path in [*below, *asked]}
+        corpus = {run.resolve(path): path for path in [*below, *asked]}
         files = [run.lesson(corpus[key])[0] for key in sorted(corpus)]
         catalog = None
         if catalog_path is not None:
