@@ -97,34 +97,61 @@ def _loader() -> Any:
 
 
 _STANDARD = "tag:yaml.org,2002:"
+_TEXT = _STANDARD + "str"
 
 
-def _once(node: Any, marks: dict[Any, Any]) -> None:
+Mark = tuple[int, int, Any]  # 0-based line, column, and the children's marks (dict/list/None)
+
+
+def _once(node: Any, seen: set[int]) -> None:
     """A node met twice was reached through an alias: the reference decides such a file."""
-    seen = marks.setdefault("seen", set())
     if id(node) in seen:
         raise _Unsure("alias")
     seen.add(id(node))
 
 
-def _walk(loader: Any, node: Any, tokens: tuple[str | int, ...], marks: dict[Any, Any]) -> Any:
+def _walk(loader: Any, node: Any, seen: set[int]) -> tuple[Any, Mark]:
+    """The node's plain data, and its position with its children's (in the same shape)."""
     yaml = loader.yaml_module
-    _once(node, marks)
-    if not node.tag.startswith(_STANDARD):
+    _once(node, seen)
+    tag = node.tag
+    if not tag.startswith(_STANDARD):
         raise _Unsure("tag")
-    marks[tokens] = (node.start_mark.line, node.start_mark.column)
+    start = node.start_mark
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Any] = {}
+        marks: dict[str, Mark] = {}
         for key_node, value_node in node.value:
-            _once(key_node, marks)
-            key = loader.construct_object(key_node)
+            _once(key_node, seen)
+            key = _scalar(loader, key_node)
             if not isinstance(key, str) or key in out or key == "<<":
                 raise _Unsure("key")
-            out[key] = _walk(loader, value_node, (*tokens, key), marks)
-        return out
+            out[key], marks[key] = _walk(loader, value_node, seen)
+        return out, (start.line, start.column, marks)
     if isinstance(node, yaml.SequenceNode):
-        return [_walk(loader, item, (*tokens, i), marks) for i, item in enumerate(node.value)]
+        items = [_walk(loader, item, seen) for item in node.value]
+        return [data for data, _ in items], (start.line, start.column, [m for _, m in items])
+    return _scalar(loader, node), (start.line, start.column, None)
+
+
+def _scalar(loader: Any, node: Any) -> Any:
+    """A node's value as the safe constructor makes it (text as it is, without the call)."""
+    if node.tag == _TEXT and isinstance(node, loader.yaml_module.ScalarNode):
+        return node.value
     return loader.construct_object(node)
+
+
+def _position(mark: Mark, tokens: Tokens) -> tuple[int, int]:
+    """1-based line and column of the value at ``tokens`` (else of its nearest ancestor)."""
+    line, column, children = mark
+    for token in tokens:
+        keyed = isinstance(children, dict) and isinstance(token, str) and token in children
+        listed = isinstance(children, list) and isinstance(token, int) and 0 <= token < len(
+            children)
+        if not (keyed or listed):
+            break
+        line, column, children = children[token]
+    return line + 1, column + 1
 
 
 def fast(text: str) -> Source | None:
@@ -144,21 +171,9 @@ def fast(text: str) -> Source | None:
         node = loader.get_single_node()
         if node is None:
             return Source({}, lambda tokens: (1, 1))
-        marks: dict[Any, Any] = {}
-        data = _walk(loader, node, (), marks)
+        data, mark = _walk(loader, node, set())
     except (_Unsure, yaml.YAMLError, ValueError, TypeError, RecursionError):
         return None
     finally:
         loader.dispose()
-
-    def position(tokens: Tokens) -> tuple[int, int]:
-        path: tuple[str | int, ...] = ()
-        line, column = marks[()]
-        for token in tokens:
-            path = (*path, token)
-            if path not in marks:
-                break
-            line, column = marks[path]
-        return line + 1, column + 1
-
-    return Source(data, position)
+    return Source(data, lambda tokens: _position(mark, tokens))
