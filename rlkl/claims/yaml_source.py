@@ -146,8 +146,9 @@ def _position(mark: Mark, tokens: Tokens) -> tuple[int, int]:
     line, column, children = mark
     for token in tokens:
         keyed = isinstance(children, dict) and isinstance(token, str) and token in children
-        listed = isinstance(children, list) and isinstance(token, int) and 0 <= token < len(
-            children)
+        listed = (
+            isinstance(children, list) and isinstance(token, int) and 0 <= token < len(children)
+        )
         if not (keyed or listed):
             break
         line, column, children = children[token]
