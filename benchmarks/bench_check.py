@@ -9,10 +9,11 @@ consistently, bindings, fixtures written by ``rlkl regen``):
 1. ``rlkl regen --fix`` and ``rlkl regen`` on the N lessons;
 2. ``rlkl check --no-cache`` (cold) against ``check-jsonschema --schemafile
    schema/lesson.schema.json`` on the same lesson files (goal: ratio <= 0.5, at worst 1.0);
+   and the same cold check in one process (``--jobs 1``);
 3. ``rlkl check`` warm, after one lesson changed, through the content-hash cache (goal:
    <= 0.1 of the cold run);
 4. the pytest plugin on the corpus, serial and with ``-n 2``;
-5. CLI start-up (``rlkl --version``) and ``rlkl check --no-cache content/`` (4 lessons).
+5. CLI start-up (``rlkl --version``) and ``rlkl check --no-cache content/`` (the shipped lessons).
 
 Every figure is the wall time of one subprocess run (start-up included), on this machine,
 now: a measurement, not a guarantee.
@@ -56,6 +57,7 @@ def main() -> None:
         fix = _run(rlkl, "regen", "--fix", str(root), env=env)
         regen = _run(rlkl, "regen", str(root), env=env)
         cold = _run(rlkl, "check", "--no-cache", str(root), env=env)
+        serial = _run(rlkl, "check", "--no-cache", "--jobs", "1", str(root), env=env)
         lessons = [str(f / "lesson.json") for f in folders]
         schema = str(REPO / "schema" / "lesson.schema.json")
         baseline = _run(str(BIN / "check-jsonschema"), "--schemafile", schema, *lessons)
@@ -65,8 +67,8 @@ def main() -> None:
         changed.write_text(text.replace("independently", "separately", 1), encoding="utf-8")
         warm = _run(rlkl, "check", str(root), env=env)
         pytest = [sys.executable, "-m", "pytest", str(root), "-q", "-p", "no:cacheprovider"]
-        serial = _run(*pytest, env=env)
-        parallel = _run(*pytest, "-n", "2", env=env)
+        plugin = _run(*pytest, env=env)
+        plugin_n2 = _run(*pytest, "-n", "2", env=env)
         startup = min(_run(rlkl, "--version") for _ in range(3))
         shipped = min(_run(rlkl, "check", "--no-cache", "content", env=env) for _ in range(3))
     rows = [
@@ -74,11 +76,12 @@ def main() -> None:
         ("regen (nothing to write)", regen, ""),
         ("check-jsonschema (lesson schema only)", baseline, ""),
         ("check, cold (--no-cache)", cold, f"{cold / baseline:.2f}x check-jsonschema (goal <=0.5)"),
+        ("check, cold, one process (--jobs 1)", serial, f"{serial / cold:.2f}x the pooled run"),
         ("check, warm after one change", warm, f"{warm / cold:.3f}x cold (goal <= 0.1)"),
-        ("pytest plugin, serial", serial, ""),
-        ("pytest plugin, -n 2", parallel, f"{parallel / serial:.2f}x serial"),
+        ("pytest plugin, serial", plugin, ""),
+        ("pytest plugin, -n 2", plugin_n2, f"{plugin_n2 / plugin:.2f}x serial"),
         ("rlkl --version (start-up)", startup, ""),
-        ("check --no-cache content/ (4 lessons)", shipped, ""),
+        ("check --no-cache content/ (shipped lessons)", shipped, ""),
     ]
     print(f"{args.n} lessons, {os.cpu_count()} CPUs")
     for name, seconds, ratio in rows:
