@@ -11,13 +11,22 @@ yet is collected too, as one ``lesson`` item, so a new lesson is never silently 
 ``--rlkl-update`` rewrites the fixtures of the lessons below the content folders (those named
 on the command line, if any) after the run, exactly like ``rlkl regen`` — on the controller
 only under pytest-xdist, once, at the end of the session.
+
+The work is done once per process, never per item: the corpus is validated once (its rules
+need every lesson) and indexed; a lesson is checked when its first item runs, and its result
+serves all its items (kept for the :data:`RECENT_LESSONS` most recent lessons). Under
+pytest-xdist each worker does this for the lessons it runs; xdist's default ``load``
+schedule hands out consecutive items, so a lesson is rarely split between workers (on 1,000
+lessons, 1,031 lesson checks in two workers) and no other ``--dist`` is imposed.
 """
 
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Iterator
-from functools import cached_property
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +42,7 @@ from rlkl.claims.source import locate
 from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import display_path
-from rlkl.validate import ValidationResult, find_catalog, validate_paths
+from rlkl.validate import LessonFile, ValidationResult, find_catalog, validate_paths
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -78,34 +87,91 @@ class ClaimFailure(Exception):
     """Raised by an item; carries the diagnostics to show."""
 
 
-_VALIDATIONS = pytest.StashKey[dict[Path, ValidationResult]]()
+@dataclass
+class _Corpus:
+    """One corpus validated once per process, indexed so a lesson finds its part in O(1)."""
+
+    validation: ValidationResult
+    files: dict[Path, list[LessonFile]]  # by resolved lesson path
+    diagnostics: dict[str, list[Diagnostic]]  # by file as displayed
+
+    @classmethod
+    def of(cls, root: Path) -> _Corpus:
+        validation = validate_paths([root])
+        files: dict[Path, list[LessonFile]] = {}
+        for file in validation.files:
+            files.setdefault(file.path.resolve(), []).append(file)
+        diagnostics: dict[str, list[Diagnostic]] = {}
+        for d in validation.diagnostics:
+            diagnostics.setdefault(d.file, []).append(d)
+        return cls(validation, files, diagnostics)
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """One lesson's check result and, by claim id, its verdicts and claim changes."""
+
+    result: CheckResult
+    verdicts: dict[str, Verdict]
+    changes: dict[str, Change]
+
+
+_CORPORA = pytest.StashKey[dict[Path, _Corpus]]()
+_RECENT = pytest.StashKey[OrderedDict[Path, _Checked]]()
+RECENT_LESSONS = 8
+"""Lessons whose results a process keeps: items run lesson by lesson, so each lesson is
+checked once, and memory stays flat on a corpus of any size (a lesson whose items come back
+after this many others is checked again, with the same result)."""
 
 
 class LessonFixtures(pytest.File):
     """The fixtures of one lesson: one item per claim, plus the lesson's own item."""
 
-    @cached_property
+    claim_ids: frozenset[str] = frozenset()  # the ids of the claim items collected
+
+    @property
+    def checked(self) -> _Checked:
+        """This lesson's check, shared by its items: made where they run (so ``-n 2`` splits
+        that work), kept among the :data:`RECENT_LESSONS` most recent of this process."""
+        recent = self.config.stash.setdefault(_RECENT, OrderedDict())
+        found = recent.get(self.path)
+        if found is None:
+            result = self._check()
+            found = _Checked(
+                result,
+                {v.id: v for run in result.lessons for v in run.claims.verdicts},
+                {c.id: c for run in result.lessons for c in run.changes if c.subject == "claim"},
+            )
+            recent[self.path] = found
+            while len(recent) > RECENT_LESSONS:
+                recent.popitem(last=False)
+        recent.move_to_end(self.path)
+        return found
+
+    @property
     def result(self) -> CheckResult:
-        """This lesson checked as ``rlkl check`` checks it within its corpus. The corpus is
-        validated once per process (its rules need every lesson); the claims of a lesson are
-        checked only where its items run (so ``-n 2`` splits that work)."""
+        """This lesson checked as ``rlkl check`` checks it within its corpus."""
+        return self.checked.result
+
+    def _check(self) -> CheckResult:
+        """Check the lesson within its corpus. The corpus is validated once per process (its
+        rules need every lesson), then indexed, so a lesson finds its part in O(1)."""
         lesson = (self.path.parent / LESSON).resolve()
         catalog = find_catalog(lesson)
         root = catalog.parent if catalog is not None else lesson.parent
-        validations = self.config.stash.setdefault(_VALIDATIONS, {})
-        if root not in validations:
-            validations[root] = validate_paths([root])
-        validation: ValidationResult = validations[root]
+        corpora = self.config.stash.setdefault(_CORPORA, {})
+        if root not in corpora:
+            corpora[root] = _Corpus.of(root)
+        corpus = corpora[root]
         own = {display_path(lesson.with_name(name)) for name in (LESSON, FILENAME, BINDINGS)}
-        diagnostics = [d for d in validation.diagnostics if d.file in own]
+        diagnostics = [d for name in sorted(own) for d in corpus.diagnostics.get(name, [])]
         runs = []
-        for file in validation.files:
-            if file.path.resolve() == lesson:
-                run, error = check_lesson(file)
-                diagnostics.extend([error] if error else run.problems if run else [])
-                runs.extend([run] if run else [])
+        for file in corpus.files.get(lesson, []):
+            run, error = check_lesson(file)
+            diagnostics.extend([error] if error else run.problems if run else [])
+            runs.extend([run] if run else [])
         diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
-        return CheckResult(validation, runs, diagnostics)
+        return CheckResult(corpus.validation, runs, diagnostics)
 
     def collect(self) -> Iterator[pytest.Item]:
         try:
@@ -113,13 +179,14 @@ class LessonFixtures(pytest.File):
             recorded = json.loads(fixture.read_text(encoding="utf-8")).get("claims", [])
         except (OSError, ValueError, AttributeError):
             recorded = []
+        entries = [e for e in recorded if isinstance(e, dict) and isinstance(e.get("id"), str)]
+        self.claim_ids = frozenset(e["id"] for e in entries)
         yield LessonItem.from_parent(self, name="lesson")
-        for entry in recorded:
-            if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-                yield ClaimItem.from_parent(self, name=entry["id"], entry=entry)
+        for entry in entries:
+            yield ClaimItem.from_parent(self, name=entry["id"], entry=entry)
 
 
-def _claim_locations(result: CheckResult, ids: set[str]) -> set[tuple[str, int, int]]:
+def _claim_locations(result: CheckResult, ids: AbstractSet[str]) -> set[tuple[str, int, int]]:
     """(file, line, column) of the numbers whose claims have items of their own."""
     found = set()
     for run in result.lessons:
@@ -140,11 +207,9 @@ class ClaimItem(pytest.Item):
         """Pass exactly when :mod:`rlkl.claims.changes` says the claim is verified."""
         parent = self.parent
         assert isinstance(parent, LessonFixtures)
-        result = parent.result
-        verdicts = {v.id: v for run in result.lessons for v in run.claims.verdicts}
-        changes = {c.id: c for run in result.lessons for c in run.changes if c.subject == "claim"}
-        verdict = verdicts.get(self.name)
-        change = changes.get(self.name)
+        checked = parent.checked
+        verdict = checked.verdicts.get(self.name)
+        change = checked.changes.get(self.name)
         if verdict is None or change is None:
             if verdict is None:
                 raise ClaimFailure(
@@ -199,13 +264,11 @@ class LessonItem(ClaimItem):
     def runtest(self) -> None:
         parent = self.parent
         assert isinstance(parent, LessonFixtures)
-        ids = {item.name for item in parent.collect() if not isinstance(item, LessonItem)}
-        covered = _claim_locations(parent.result, ids)
-        own: list[Diagnostic] = [
-            d
-            for d in parent.result.diagnostics
-            if d.severity is Severity.ERROR and (d.file, d.line, d.column) not in covered
-        ]
+        result = parent.result
+        errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+        # locating every claim costs a source map: only worth it when there is an error
+        covered = _claim_locations(result, parent.claim_ids) if errors else set()
+        own: list[Diagnostic] = [d for d in errors if (d.file, d.line, d.column) not in covered]
         if own:
             raise ClaimFailure(
                 "\n".join(
