@@ -9,6 +9,8 @@ diagnostics; a stage that raises on one lesson is reported there (RLKL901).
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -222,6 +224,18 @@ def _apply(function: Callable[[LessonFile], T], path: Path) -> T:
     return function(load_lesson(path))
 
 
+def _follow(parent: int) -> None:
+    """In a worker: exit as soon as the process that started it is gone (killed, say), so no
+    worker outlives its command, waits forever for work, or goes on writing for it."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.1)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="rlkl-follow-parent", daemon=True).start()
+
+
 POOL_MIN_LESSONS = 48
 
 
@@ -237,7 +251,9 @@ def map_lessons(
     """
     if jobs > 1 and len(files) >= POOL_MIN_LESSONS:
         try:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
+            with ProcessPoolExecutor(
+                max_workers=jobs, initializer=_follow, initargs=(os.getpid(),)
+            ) as pool:
                 # small chunks, so no process idles long at the end while another works
                 chunk = max(1, min(16, len(files) // (8 * jobs)))
                 return list(pool.map(partial(_apply, function), [f.path for f in files],

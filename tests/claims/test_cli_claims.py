@@ -75,7 +75,7 @@ def test_jobs_choose_processes_and_never_change_the_output(
     pools: list[int] = []
     real = check.ProcessPoolExecutor
     monkeypatch.setattr(check, "ProcessPoolExecutor",
-                        lambda max_workers: pools.append(max_workers) or real(max_workers))
+                        lambda **kw: pools.append(kw["max_workers"]) or real(**kw))
     root = str(space.root)
     serial = _run("check", "--no-cache", "-j", "1", root, "--format", "json")
     assert pools == []  # -j 1: every lesson in this process

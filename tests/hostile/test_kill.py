@@ -64,6 +64,32 @@ def _reference(tmp_path: Path, edit: tuple[str, str], fix: bool) -> tuple[
     return old, new, last - first
 
 
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (its pool workers), from Linux's /proc."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:  # already gone
+        return []
+
+
+def _assert_gone(pids: list[int], within: float = 10.0) -> None:
+    """Every one of ``pids`` has exited (or is a zombie nobody reaped) within ``within`` s."""
+    deadline = time.monotonic() + within
+    alive = list(pids)
+    while alive and time.monotonic() < deadline:
+        alive = [p for p in alive if _running(p)]
+        time.sleep(0.05)
+    assert not alive, f"worker processes outlived the killed regen: {alive}"
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
 def _assert_old_or_new(content: Path, old: dict[str, bytes], new: dict[str, bytes]) -> None:
     """Every file is old or new, none is missing; temporary leftovers are the only extras."""
     found = contents(content)
@@ -87,9 +113,11 @@ def test_sigkill_in_the_write_phase_leaves_old_or_new_files(
         process = _regen(content, fix)
         _first_write(process, content, before)
         time.sleep(fraction * span)
+        workers = _children(process.pid)
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=60)
+        _assert_gone(workers)  # its worker processes die with it: none waits or writes on
         _assert_old_or_new(content, old, new)
         # the next run finishes the job: exactly the new files, no leftovers in the way
         assert subprocess.run([*COMMAND, str(content), *(["--fix"] if fix else [])],
