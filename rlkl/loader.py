@@ -400,25 +400,25 @@ def read_regular(path: Path, max_bytes: int, display: str | None = None) -> byte
     read. A file that cannot be opened is RLKL111; one over ``max_bytes`` is RLKL104.
     Raises :class:`LoadError` only.
     """
-    shown = display if display is not None else display_path(path)
+    def refused(code: str, message: str) -> LoadError:
+        """The refusal, with the file named as shown (worked out only for a refusal)."""
+        shown = display if display is not None else display_path(path)
+        text = message.replace("<shown>", shown)
+        return LoadError([Diagnostic(shown, 1, 1, "", code, text)])
+
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         descriptor = os.open(path, flags)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL111",
-                                    f"cannot read file: {reason}")]) from None
+        raise refused("RLKL111", f"cannot read file: {reason}") from None
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
-            raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL112",
-                                        f"not a regular file: {shown} is "
-                                        f"{file_kind(info.st_mode)}; rlkl reads only regular "
-                                        "files")])
+            raise refused("RLKL112", "not a regular file: <shown> is "
+                          f"{file_kind(info.st_mode)}; rlkl reads only regular files")
         if info.st_size > max_bytes:
-            raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL104",
-                                        f"file is {info.st_size} bytes; the limit is "
-                                        f"{max_bytes}")])
+            raise refused("RLKL104", f"file is {info.st_size} bytes; the limit is {max_bytes}")
         chunks: list[bytes] = []
         total = 0
         while total <= max_bytes:  # a file that grows while it is read stops at the limit
@@ -430,8 +430,7 @@ def read_regular(path: Path, max_bytes: int, display: str | None = None) -> byte
         return b"".join(chunks)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL111",
-                                    f"cannot read file: {reason}")]) from None
+        raise refused("RLKL111", f"cannot read file: {reason}") from None
     finally:
         os.close(descriptor)
 
