@@ -9,16 +9,13 @@ diagnostics; a stage that raises on one lesson is reported there (RLKL901).
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from rlkl import pool
 from rlkl.cache import Cache, Entry, lesson_key
 from rlkl.claims import fixtures
 from rlkl.claims.bindings import FILENAME as BINDINGS
@@ -27,10 +24,9 @@ from rlkl.claims.changes import Change, Status, compare, message
 from rlkl.claims.extract import extract
 from rlkl.claims.records import LessonClaims
 from rlkl.claims.source import locate
-from rlkl.conformance import check_document
 from rlkl.diagnostics import Diagnostic, Severity
-from rlkl.loader import Document, LoadError, display_path, load_json
-from rlkl.models import Lesson
+from rlkl.loader import Document, display_path
+from rlkl.pool import lesson_changed, map_lessons
 from rlkl.validate import LessonFile, ValidationResult, validate_paths
 
 T = TypeVar("T")
@@ -60,13 +56,14 @@ class CheckResult:
     validation: ValidationResult
     lessons: list[LessonRun]
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    failed: int = 0  # lessons on which a stage raised (each reported as RLKL901)
-    cached: list[Entry] = field(default_factory=list)  # lessons answered by cache or pool
+    failed: int = 0  # lessons not finished: a stage raised (RLKL901), or it changed (RLKL907)
+    # lessons kept as counts and diagnostics only: from the cache, a worker process or regen
+    counted: list[Entry] = field(default_factory=list)
     views: list[Any] = field(default_factory=list)  # check_paths(view=...) of each lesson run
 
     def add(self, entry: Entry, view: Any = None) -> None:
         """A lesson answered by the cache or a worker: its diagnostics, counts and view."""
-        self.cached.append(entry)
+        self.counted.append(entry)
         self.diagnostics.extend(entry.diagnostics)
         self.failed += entry.failed
         if view is not None:
@@ -83,11 +80,11 @@ class CheckResult:
             "errors": errors,
             "warnings": len(self.diagnostics) - errors,
             "claims": sum(len(r.claims.verdicts) for r in self.lessons)
-            + sum(e.claims for e in self.cached),
+            + sum(e.claims for e in self.counted),
             "verified": sum(v.ok for r in self.lessons for v in r.claims.verdicts)
-            + sum(e.verified for e in self.cached),
+            + sum(e.verified for e in self.counted),
             "exempt": sum(len(r.claims.exempt) for r in self.lessons)
-            + sum(e.exempt for e in self.cached),
+            + sum(e.exempt for e in self.counted),
         }
 
 
@@ -209,77 +206,27 @@ def lesson_entry(run: LessonRun) -> Entry:
     )
 
 
-def load_lesson(path: Path) -> LessonFile:
-    """A lesson read and schema-checked again where it is used (in a worker process:
-    documents are not sent between processes). Unreadable now: a file with no lesson."""
-    try:
-        document = load_json(path)
-    except LoadError:
-        return LessonFile(None, None, path)
-    model, _ = check_document(document, Lesson, "lesson")
-    return LessonFile(document, model, path)
-
-
-def _apply(function: Callable[[LessonFile], T], path: Path) -> T:
-    return function(load_lesson(path))
-
-
-def _follow(parent: int) -> None:
-    """In a worker: exit as soon as the process that started it is gone (killed, say), so no
-    worker outlives its command, waits forever for work, or goes on writing for it."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.1)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="rlkl-follow-parent", daemon=True).start()
-
-
-POOL_MIN_LESSONS = 48
-
-
-def map_lessons(
-    function: Callable[[LessonFile], T], files: Sequence[LessonFile], jobs: int
-) -> list[T]:
-    """``function`` of each lesson file, in order: across ``jobs`` processes for a corpus of
-    at least :data:`POOL_MIN_LESSONS` lessons, else (or when no pool can start) here.
-
-    In a worker each lesson is read again from its path, so ``function`` must be a
-    module-level function (or a ``functools.partial`` of one) that reports its own failures
-    in its result, as :func:`check_lesson` does (RLKL901): one lesson never ends the run.
-    """
-    if jobs > 1 and len(files) >= POOL_MIN_LESSONS:
-        try:
-            with ProcessPoolExecutor(
-                max_workers=jobs, initializer=_follow, initargs=(os.getpid(),)
-            ) as pool:
-                # small chunks, so no process idles long at the end while another works
-                chunk = max(1, min(16, len(files) // (8 * jobs)))
-                return list(pool.map(partial(_apply, function), [f.path for f in files],
-                                     chunksize=chunk))
-        except (OSError, BrokenProcessPool):
-            pass  # no processes here (a sandbox, a broken worker): the same work, serially
-    return [function(file) for file in files]
-
-
 @dataclass(frozen=True)
-class Checked(Generic[T]):
-    """What a worker sends back for one lesson: its counts and diagnostics, and the caller's
-    view of its records (the full records stay in the worker)."""
+class Outcome(Generic[T]):
+    """One lesson's check as a worker sends it back: counts and diagnostics, and the
+    caller's view of its records (the full records stay in the worker)."""
 
     entry: Entry
     view: T | None
 
 
-def checked(file: LessonFile, view: Callable[[LessonRun], T] | None = None) -> Checked[T]:
+def outcome(file: LessonFile, view: Callable[[LessonRun], T] | None = None) -> Outcome[T]:
     """One lesson checked (freshness included) as a cache entry, and ``view`` of its run."""
     run, error = check_lesson(file)
     if error is not None:
-        return Checked(Entry((error,), 0, 0, 0, failed=True), None)
+        return Outcome(Entry((error,), 0, 0, 0, failed=True), None)
     if run is None:
-        return Checked(Entry((), 0, 0, 0), None)
-    return Checked(lesson_entry(run), view(run) if view is not None else None)
+        return Outcome(Entry((), 0, 0, 0), None)
+    return Outcome(lesson_entry(run), view(run) if view is not None else None)
+
+
+def _changed(path: Path) -> Outcome[Any]:
+    return Outcome(Entry((lesson_changed(path),), 0, 0, 0, failed=True), None)
 
 
 def check_paths(
@@ -297,7 +244,7 @@ def check_paths(
     ``StopIteration`` included, can end it early). With a ``cache`` (``rlkl check`` only),
     a lesson whose files are unchanged is answered from it, and with ``jobs`` > 1 the other
     lessons of a large corpus are checked in that many processes: such lessons are listed
-    in ``cached`` (diagnostics and counts), not in ``lessons``. Validation always runs.
+    in ``counted`` (diagnostics and counts), not in ``lessons``. Validation always runs.
 
     ``view`` (a module-level function) is applied to every lesson's run where it ran, and
     its results, in lesson order, are ``views``: how a consumer that needs more than counts
@@ -318,12 +265,12 @@ def check_paths(
                 continue
         pending.append((file, key))
     lessons = [(file, key) for file, key in pending if file.lesson is not None]
-    if freshness and jobs > 1 and len(lessons) >= POOL_MIN_LESSONS:
-        done = map_lessons(partial(checked, view=view), [file for file, _ in lessons], jobs)
-        for (_, key), one in zip(lessons, done, strict=True):
+    if freshness and jobs > 1 and len(lessons) >= pool.POOL_MIN_LESSONS:
+        done = map_lessons(partial(outcome, view=view), [f for f, _ in lessons], jobs, _changed)
+        for (file, key), one in zip(lessons, done, strict=True):
             result.add(one.entry, one.view)
             if key and cache and not one.entry.failed:
-                cache.put(key, one.entry)
+                _store(cache, key, file, one.entry)
         pending = []
     for file, key in pending:
         _check_one(result, file, freshness, cache if key else None, key)
@@ -361,4 +308,13 @@ def _check_one(
         result.lessons.append(run)
         result.diagnostics.extend(run.problems)
         if cache is not None:
-            cache.put(key, lesson_entry(run))
+            _store(cache, key, file, lesson_entry(run))
+
+
+def _store(cache: Cache, key: str, file: LessonFile, entry: Entry) -> None:
+    """Cache ``entry`` under ``key``, the key of the files as they were before the check,
+    only if they still are: a lesson edited during its check is never cached under a key
+    its result does not belong to."""
+    assert file.document is not None
+    if lesson_key(file.path, file.document.display) == key:
+        cache.put(key, entry)

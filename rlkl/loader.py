@@ -400,11 +400,11 @@ def read_regular(path: Path, max_bytes: int, display: str | None = None) -> byte
     read. A file that cannot be opened is RLKL111; one over ``max_bytes`` is RLKL104.
     Raises :class:`LoadError` only.
     """
+    def named() -> str:  # the file as diagnostics show it, worked out only for a refusal
+        return display if display is not None else display_path(path)
+
     def refused(code: str, message: str) -> LoadError:
-        """The refusal, with the file named as shown (worked out only for a refusal)."""
-        shown = display if display is not None else display_path(path)
-        text = message.replace("<shown>", shown)
-        return LoadError([Diagnostic(shown, 1, 1, "", code, text)])
+        return LoadError([Diagnostic(named(), 1, 1, "", code, message)])
 
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -415,7 +415,7 @@ def read_regular(path: Path, max_bytes: int, display: str | None = None) -> byte
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
-            raise refused("RLKL112", "not a regular file: <shown> is "
+            raise refused("RLKL112", f"not a regular file: {named()} is "
                           f"{file_kind(info.st_mode)}; rlkl reads only regular files")
         if info.st_size > max_bytes:
             raise refused("RLKL104", f"file is {info.st_size} bytes; the limit is {max_bytes}")

@@ -24,8 +24,6 @@ from rlkl.check import (
     compare_fixtures,
     internal_error,
     lesson_entry,
-    load_lesson,
-    map_lessons,
 )
 from rlkl.claims import fixtures
 from rlkl.claims.changes import Change, up_to_date
@@ -34,6 +32,7 @@ from rlkl.claims.source import encode_like, mention_range, splice
 from rlkl.corpus import CATALOG_FILE, LESSON_FILE
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import display_path, file_kind
+from rlkl.pool import lesson_changed, load_lesson, map_lessons
 from rlkl.validate import LessonFile, validate_paths
 
 MAX_FIX_ROUNDS = 5
@@ -303,6 +302,10 @@ def regen_lesson(
     return report, lesson_entry(run)
 
 
+def _changed(path: Path) -> tuple[RegenReport, Entry]:
+    return RegenReport(), Entry((lesson_changed(path),), 0, 0, 0, failed=True)
+
+
 def regen_paths(
     paths: Sequence[Path], *, fix: bool = False, jobs: int = 1
 ) -> tuple[RegenReport, CheckResult]:
@@ -313,12 +316,12 @@ def regen_paths(
     lesson it just processed that has no claims left; fixtures of lessons not under ``paths``,
     and any other file called ``fixtures.json``, are never touched. With ``jobs`` > 1 a large
     corpus is processed in that many processes. Returns what changed and a fresh check of the
-    result (every lesson as counts and diagnostics, in ``cached``).
+    result (every lesson as counts and diagnostics, in ``counted``).
     """
     validation = validate_paths(paths)
     files = [file for file in validation.files if file.lesson is not None]
     each = partial(regen_lesson, asked=tuple(paths), fix=fix, shared=_shared_fixtures(files))
-    done = map_lessons(each, files, jobs)
+    done = map_lessons(each, files, jobs, _changed)
     report = RegenReport()
     for part, _ in done:
         report.merge(part)

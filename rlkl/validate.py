@@ -114,7 +114,20 @@ def discover(paths: Sequence[Path], unreadable: list[Path] | None = None) -> lis
 
 def find_catalog(lesson_path: Path) -> Path | None:
     """The nearest ``catalog.json`` in the folders above ``lesson_path`` (None if none)."""
-    return _Run().catalog_of(lesson_path)
+    return _catalog_in(lesson_path.resolve().parent, {})
+
+
+def _catalog_in(folder: Path, known: dict[Path, Path | None]) -> Path | None:
+    """The nearest ``catalog.json`` in ``folder`` (resolved) or above it; ``known`` keeps
+    each folder's answer, so lessons that share parents ask each folder once."""
+    if folder not in known:
+        candidate = folder / CATALOG_FILE
+        if _exists(candidate.is_file):
+            known[folder] = candidate
+        else:
+            above = folder.parent
+            known[folder] = None if above == folder else _catalog_in(above, known)
+    return known[folder]
 
 
 def _requested_catalogs(paths: Sequence[Path]) -> set[Path]:
@@ -145,17 +158,7 @@ class _Run:
 
     def catalog_of(self, lesson_path: Path) -> Path | None:
         """:func:`find_catalog`, asking each folder once per run (lessons share parents)."""
-        return self._catalog_in(self.resolve(lesson_path).parent)
-
-    def _catalog_in(self, folder: Path) -> Path | None:
-        if folder not in self.catalog_at:
-            candidate = folder / CATALOG_FILE
-            if _exists(candidate.is_file):
-                self.catalog_at[folder] = candidate
-            else:
-                above = folder.parent
-                self.catalog_at[folder] = None if above == folder else self._catalog_in(above)
-        return self.catalog_at[folder]
+        return _catalog_in(self.resolve(lesson_path).parent, self.catalog_at)
 
     def lesson(self, path: Path) -> tuple[LessonFile, list[Diagnostic]]:
         key = self.resolve(path)

@@ -70,7 +70,7 @@ def test_a_warm_check_equals_a_cold_one_after_every_kind_of_change(tmp_path: Pat
     cache = Cache(tmp_path / "cache")
     folder = [space.root / SEED]
     assert _json(folder, cache) == _json(folder, None)
-    assert check_paths(folder, cache=cache).cached  # the second run is answered from it
+    assert check_paths(folder, cache=cache).counted  # the second run is answered from it
     edits = [
         ("lesson.json", "ratio is 1.4", "ratio is 1.5"),
         ("claims.yaml", "ratio: ppo_ratio_from_probs(p_new, p_old)", "ratio: p_new / p_old + 1"),
@@ -102,14 +102,14 @@ def test_the_cache_is_safe_to_delete_or_damage(tmp_path: Path) -> None:
 def test_lessons_checked_in_processes_report_what_the_serial_loop_reports(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rlkl import check
+    from rlkl import pool
 
     space = Workspace.copy(tmp_path, SEED, "ppo-clipped-objective", "kl-direction-estimators")
     space.edit("ratio is 1.4", "ratio is 1.5")  # one failing claim, one stale fixture
-    monkeypatch.setattr(check, "POOL_MIN_LESSONS", 1)
+    monkeypatch.setattr(pool, "POOL_MIN_LESSONS", 1)
     serial = check_paths([space.root])
     pooled = check_paths([space.root], jobs=2)
-    assert pooled.cached and not pooled.lessons  # it did use the pool
+    assert pooled.counted and not pooled.lessons  # it did use the pool
     assert render(pooled.diagnostics, pooled.summary(), "json") == render(
         serial.diagnostics, serial.summary(), "json"
     )

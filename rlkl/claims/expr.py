@@ -87,6 +87,8 @@ def _parse(source: str) -> ast.Expression:
                                     f"(its keywords: {known})")
         elif not isinstance(node, _ALLOWED):
             raise ExprError(f"{type(node).__name__} is not allowed in an expression")
+        elif isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, str)):
+            raise ExprError(f"constant {node.value!r} is not allowed")  # None, 1j, b'', ...
     return tree
 
 
@@ -239,13 +241,13 @@ def _compile(node: ast.AST) -> Compiled:
     raise ExprError(f"{type(node).__name__} is not allowed in an expression")
 
 
-def _constant(value: Any) -> Compiled:
+def _constant(value: object) -> Compiled:
+    """A literal: :func:`parse` lets only numbers, truth values and text through."""
     if isinstance(value, (bool, str)) or (isinstance(value, int) and abs(value) <= 2**53):
         return lambda env: value  # small integers stay exact (indices, counts)
-    if isinstance(value, (int, float)):
-        number = float(value)
-        return lambda env: number
-    raise ExprError(f"constant {value!r} is not allowed")
+    assert isinstance(value, (int, float)), value
+    number = float(value)
+    return lambda env: number
 
 
 def _name(name: str) -> Compiled:

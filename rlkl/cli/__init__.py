@@ -6,7 +6,6 @@ does not pay for importing numpy or matplotlib.
 
 from __future__ import annotations
 
-import gc
 import importlib
 from typing import Any
 
@@ -55,7 +54,3 @@ def main() -> None:
       rlkl experiment --out runs/demo    # the matched-budget PPO experiment
       rlkl site build                    # the published site, into site/build/
     """
-    # A short-lived batch process that allocates many small records: run the cyclic garbage
-    # collector on the young generation less often (as mypy's command line does); about 7%
-    # of a large check. Worker processes inherit the setting.
-    gc.set_threshold(200_000, 30, 30)

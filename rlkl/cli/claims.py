@@ -13,6 +13,7 @@ from rlkl.check import CheckResult, check_paths
 from rlkl.claims.listing import equation_rows, mention_rows
 from rlkl.cli.options import (
     FormatCommand,
+    batch_gc,
     format_option,
     jobs_option,
     jobs_or_cpus,
@@ -64,6 +65,7 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None
     asked = paths_or_content(paths)
     folder = default_dir()
     cache = None if no_cache or folder is None else Cache(folder)
+    batch_gc()
     result = check_paths(asked, cache=cache, jobs=jobs_or_cpus(jobs))
     require_lessons(result.summary(), result.diagnostics, asked)
     _emit(result, fmt)
@@ -96,6 +98,7 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format, jobs: int | None) -> 
     from rlkl.regen import regen_paths
 
     asked = paths_or_content(paths)
+    batch_gc()
     report, result = regen_paths(asked, fix=fix, jobs=jobs_or_cpus(jobs))
     require_lessons(result.summary(), result.diagnostics, asked)
     for lesson, why in sorted(report.not_fixed.items()):

@@ -3,6 +3,7 @@ errors that keep the ``--format json`` contract (one JSON object on stdout, exit
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -40,6 +41,13 @@ jobs_option = click.option(
 def jobs_or_cpus(jobs: int | None) -> int:
     """The ``--jobs`` asked for, else one per CPU."""
     return jobs if jobs is not None else os.cpu_count() or 1
+
+
+def batch_gc() -> None:
+    """Tune the garbage collector for a batch command (``check``, ``regen``): it allocates
+    many small records, so the young generation is collected less often, as mypy's command
+    line does (about 7% of a large check)."""
+    gc.set_threshold(200_000, 30, 30)
 
 
 class NoLessons(click.UsageError):

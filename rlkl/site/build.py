@@ -68,6 +68,7 @@ def build_site(
                 raise SiteError(f"{config_file} does not use the rlkl plugin", log.messages)
             if content is not None:
                 config.plugins["rlkl"].config.content = str(content.resolve())
+            config.plugins.on_startup(command="build", dirty=False)  # as `mkdocs build` does
             build(config)
         except (MkDocsException, OSError) as error:
             raise SiteError(str(error) or type(error).__name__, log.messages) from None

@@ -11,6 +11,7 @@ works the same.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,11 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.blocks: dict[str, tuple[str, ...]] = {}
         self.binary: dict[str, bytes] = {}
         self.root = Path(".")
+        self.jobs = 1  # processes for the check: more only for a batch build, never in serve
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """``mkdocs build`` may check a large corpus in one process per CPU."""
+        self.jobs = (os.cpu_count() or 1) if command in ("build", "gh-deploy") else 1
 
     def _path(self, config: MkDocsConfig, value: str) -> Path:
         base = Path(config.config_file_path or ".").resolve().parent
@@ -75,7 +81,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.root = self._path(config, self.config.repository)
         if not content.is_dir():
             raise PluginError(f"rlkl: content folder {content} does not exist")
-        check = check_site(content)
+        check = check_site(content, jobs=self.jobs)
         if check.errors:
             raise BuildFailed(check.report)
         self.check = check
@@ -194,6 +200,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         server.watch(str(self._path(config, self.config.content)))
+        self.jobs = 1  # rebuilds run beside the server's threads: no processes forked there
         return server
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import ast
 import json
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -361,14 +360,14 @@ def _catalog(content: Path) -> tuple[CatalogItem, ...]:
     )
 
 
-def check_site(content: Path) -> SiteCheck:
+def check_site(content: Path, *, jobs: int = 1) -> SiteCheck:
     """Run ``rlkl check`` on ``content`` once and convert its results for the site.
 
-    No cache (a cached lesson has counts only, and a page needs every record of its lesson);
-    a large corpus is checked across processes, each converting its lessons' records here
-    (:func:`_lesson_record` as the check's ``view``).
+    No cache (a cached lesson has counts only, and a page needs every record of its lesson).
+    With ``jobs`` > 1 a large corpus is checked across processes, each converting its
+    lessons' records (:func:`_lesson_record` as the check's ``view``).
     """
-    result = check_paths([content], jobs=os.cpu_count() or 1, view=_lesson_record)
+    result = check_paths([content], jobs=jobs, view=_lesson_record)
     lessons, claims, exempt = [], [], []
     for record, rows, exempt_rows in result.views:
         lessons.append(record)

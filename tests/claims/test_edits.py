@@ -146,7 +146,7 @@ def test_regen_across_processes_does_what_one_process_does(
 ) -> None:
     """A large corpus is regenerated lesson by lesson in worker processes: the same files
     written, the same report and the same diagnostics as in one process."""
-    from rlkl import check
+    from rlkl import pool
 
     lessons = (SEED, "ppo-clipped-objective", "kl-direction-estimators")
     space = Workspace.copy(tmp_path, *lessons)
@@ -155,10 +155,10 @@ def test_regen_across_processes_does_what_one_process_does(
     (space.root / "kl-direction-estimators" / "fixtures.json").unlink()  # to write
     pristine = tmp_path / "pristine"
     shutil.copytree(space.root, pristine)
-    monkeypatch.setattr(check, "POOL_MIN_LESSONS", 1)
+    monkeypatch.setattr(pool, "POOL_MIN_LESSONS", 1)
     pools: list[int] = []
-    real = check.ProcessPoolExecutor
-    monkeypatch.setattr(check, "ProcessPoolExecutor", lambda **kw: pools.append(1) or real(**kw))
+    real = pool.ProcessPoolExecutor
+    monkeypatch.setattr(pool, "ProcessPoolExecutor", lambda **kw: pools.append(1) or real(**kw))
     outcomes = []
     for jobs in (1, 2):
         shutil.rmtree(space.root)

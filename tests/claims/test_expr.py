@@ -100,3 +100,10 @@ def test_pathological_expressions_are_errors(source: str) -> None:
 
 def test_nested_powers_overflow_instead_of_hanging() -> None:
     assert _eval("((((10**60)**60)**60)**60)**60") == math.inf
+
+
+@pytest.mark.parametrize("source", ["a < b < None", "1j + 1", "b'x'", "...", "[None][0]"])
+def test_constants_other_than_numbers_and_text_are_refused_when_read(source: str) -> None:
+    """Refused by parse, wherever they stand (a short-circuit never hides one)."""
+    with pytest.raises(expr.ExprError, match="is not allowed"):
+        expr.parse(source)

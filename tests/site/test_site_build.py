@@ -261,20 +261,36 @@ def test_records_converted_in_worker_processes_are_the_serial_ones(
 ) -> None:
     """A large corpus is checked across processes; each page's records are built where its
     lesson was checked, and they are exactly what one process builds."""
-    import os
-
     from rlkl import check as engine
+    from rlkl import pool
 
     pools = []
 
-    def spy(function, files, jobs):  # type: ignore[no-untyped-def]
+    def spy(function, files, jobs, changed):  # type: ignore[no-untyped-def]
         pools.append(jobs)
-        return real(function, files, jobs)
+        return real(function, files, jobs, changed)
 
     real = engine.map_lessons
     monkeypatch.setattr(engine, "map_lessons", spy)
-    monkeypatch.setattr(engine, "POOL_MIN_LESSONS", 1)
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    pooled = check_site(CONTENT)
+    monkeypatch.setattr(pool, "POOL_MIN_LESSONS", 1)
+    pooled = check_site(CONTENT, jobs=2)
     assert pools == [2]
     assert pooled == check
+
+
+@pytest.mark.parametrize(("command", "processes"), [("build", True), ("serve", False)])
+def test_only_a_batch_build_checks_in_processes(command: str, processes: bool) -> None:
+    """`mkdocs build` and `rlkl site build` may fork workers; `serve` never does (its
+    rebuilds run beside the server's threads)."""
+    import os
+
+    from rlkl.site.plugin import RlklPlugin
+
+    plugin = RlklPlugin()
+    plugin.load_config({}, config_file_path=str(CONFIG))
+    plugin.on_startup(command=command, dirty=False)
+    assert plugin.jobs == ((os.cpu_count() or 1) if processes else 1)
+    plugin.on_serve(type("Server", (), {"watch": lambda self, path: None})(),
+                    config=type("Config", (), {"config_file_path": "site/mkdocs.yml"})(),
+                    builder=None)
+    assert plugin.jobs == 1

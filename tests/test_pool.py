@@ -1,0 +1,119 @@
+"""The process pool of check, regen and the site: work really runs in other processes, a
+lesson edited during a run is reported (never a silent pass, never cached), a dead worker's
+lessons are done anyway, and workers follow their parent under every start method."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from rlkl import check, pool
+from rlkl.cache import Cache
+from rlkl.check import check_paths
+from rlkl.validate import LessonFile, validate_paths
+from tests.claims.helpers import SEED, Workspace
+
+LESSONS = (SEED, "ppo-clipped-objective", "kl-direction-estimators")
+
+
+def _pid(_: object) -> int:
+    return os.getpid()
+
+
+def _name(file: LessonFile) -> str:
+    return file.path.parent.name
+
+
+def _die_in_worker(caller: int, victim: str, file: LessonFile) -> str:
+    """Kill the worker process that meets ``victim`` (never the caller)."""
+    if file.path.parent.name == victim and os.getpid() != caller:
+        os._exit(9)
+    return file.path.parent.name
+
+
+@pytest.fixture
+def space(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
+    monkeypatch.setattr(pool, "POOL_MIN_LESSONS", 1)
+    return Workspace.copy(tmp_path, *LESSONS)
+
+
+def test_lessons_are_checked_in_other_processes(space: Workspace) -> None:
+    pids = check_paths([space.root], jobs=2, view=_pid).views
+    assert len(pids) == len(LESSONS) and os.getpid() not in pids
+
+
+def test_a_lesson_edited_during_the_run_is_reported_and_never_cached(
+    space: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor saves the lesson (half-written) between validation and its check: RLKL907,
+    not a pass; and the wrong content is still reported once it is back."""
+    space.edit("ratio is 1.4. With", "ratio is 1.5. With")  # a wrong number: RLKL401
+    lesson = space.path()
+    wrong = lesson.read_bytes()
+    validate = check.validate_paths
+
+    def validate_then_save(paths):  # type: ignore[no-untyped-def]
+        result = validate(paths)
+        lesson.write_text("{ not json", encoding="utf-8")
+        return result
+
+    monkeypatch.setattr(check, "validate_paths", validate_then_save)
+    cache = Cache(tmp_path / "cache")
+    during = check_paths([space.root], jobs=2, cache=cache)
+    [changed] = [d for d in during.diagnostics if d.code == "RLKL907"]
+    assert changed.file.endswith(f"{SEED}/lesson.json")
+    assert during.summary()["finished"] == len(LESSONS) - 1 and during.summary()["errors"]
+    monkeypatch.setattr(check, "validate_paths", validate)
+    lesson.write_bytes(wrong)
+    after = check_paths([space.root], jobs=2, cache=cache)
+    assert "RLKL401" in {d.code for d in after.diagnostics}
+
+
+def test_a_lesson_edited_during_its_serial_check_is_not_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache keeps a result only under the key of the files it was computed from."""
+    space = Workspace.copy(tmp_path)
+    lesson = space.path()
+    original = lesson.read_bytes()
+    edited = original.replace(b"ratio is 1.4. With", b"ratio is 1.5. With")
+    run_lesson = check._run_lesson
+
+    def edited_meanwhile(file):  # type: ignore[no-untyped-def]
+        lesson.write_bytes(edited)  # saved after the key was taken
+        return run_lesson(file)
+
+    monkeypatch.setattr(check, "_run_lesson", edited_meanwhile)
+    cache = Cache(tmp_path / "cache")
+    check_paths([space.root], cache=cache)
+    assert not list((tmp_path / "cache").glob("*.json"))
+
+
+def test_a_dead_workers_lessons_are_done_here(space: Workspace) -> None:
+    files = validate_paths([space.root]).files
+    work = partial(_die_in_worker, os.getpid(), "ppo-clipped-objective")
+    names = pool.map_lessons(work, files, 2, changed=str)
+    assert names == [_name(f) for f in files]
+
+
+@pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
+def test_workers_follow_their_parent_under_every_start_method(method: str) -> None:
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=pool._follow) as p:
+        assert p.submit(os.getpid).result(timeout=60) != os.getpid()
+
+
+def test_only_validated_bytes_are_checked(space: Workspace) -> None:
+    """The worker compares what it reads with what was validated (not only the path)."""
+    files = validate_paths([space.root]).files
+    folder = space.root / "kl-direction-estimators"
+    data = json.loads((folder / "lesson.json").read_text(encoding="utf-8"))
+    (folder / "lesson.json").write_text(json.dumps(data), encoding="utf-8")  # same data
+    answers = pool.map_lessons(_name, files, 2, changed=lambda path: f"changed {path.name}")
+    assert answers.count("changed lesson.json") == 1
