@@ -118,25 +118,39 @@ def map_lessons(
     except (OSError, NotImplementedError, ImportError):  # no processes in this sandbox
         return [function(file) for file in files]
     with pool:
-        futures = [pool.submit(_chunk, function, chunk) for chunk in chunks]
+        futures = [_submit(pool, function, chunk) for chunk in chunks]
         try:
             answers = [
                 a for f, c in zip(futures, chunks, strict=True) for a in _done(f, function, c)
             ]
         except BaseException:
             for future in futures:
-                future.cancel()
+                if future is not None:
+                    future.cancel()
             raise
     return [changed(a.path) if isinstance(a, _Changed) else a for a in answers]
 
 
+def _submit(
+    pool: ProcessPoolExecutor, function: Callable[[LessonFile], T], chunk: list[tuple[Path, str]]
+) -> Future[list[T | _Changed]] | None:
+    """The chunk sent to a worker; None when no worker can take it (it is done here)."""
+    try:
+        return pool.submit(_chunk, function, chunk)
+    except (OSError, BrokenProcessPool):
+        return None
+
+
 def _done(
-    future: Future[list[T | _Changed]],
+    future: Future[list[T | _Changed]] | None,
     function: Callable[[LessonFile], T],
     chunk: list[tuple[Path, str]],
 ) -> list[T | _Changed]:
-    """A chunk's answers; a chunk lost with its worker (killed, out of memory) is done here."""
+    """A chunk's answers; a chunk no worker took, or lost with its worker (killed, out of
+    memory), is done here."""
     try:
-        return future.result()
+        if future is not None:
+            return future.result()
     except BrokenProcessPool:
-        return _chunk(function, chunk)
+        pass
+    return _chunk(function, chunk)

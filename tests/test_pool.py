@@ -117,3 +117,16 @@ def test_only_validated_bytes_are_checked(space: Workspace) -> None:
     (folder / "lesson.json").write_text(json.dumps(data), encoding="utf-8")  # same data
     answers = pool.map_lessons(_name, files, 2, changed=lambda path: f"changed {path.name}")
     assert answers.count("changed lesson.json") == 1
+
+
+def test_lessons_no_worker_can_take_are_done_here(
+    space: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sandbox where processes cannot start: the same answers, from this process."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", refuse)
+    files = validate_paths([space.root]).files
+    assert pool.map_lessons(_pid, files, 2, changed=str) == [os.getpid()] * len(files)
