@@ -78,7 +78,12 @@ class Entry:
     claims: int
     verified: int
     exempt: int
-    failed: bool = False  # a stage raised (RLKL901); never stored
+    failed: bool = False  # not finished (RLKL901, RLKL907); never stored
+
+    @classmethod
+    def failure(cls, diagnostic: Diagnostic) -> Entry:
+        """A lesson that was not finished, with the diagnostic that says why."""
+        return cls((diagnostic,), 0, 0, 0, failed=True)
 
 
 @dataclass(frozen=True)

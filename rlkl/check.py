@@ -219,14 +219,14 @@ def outcome(file: LessonFile, view: Callable[[LessonRun], T] | None = None) -> O
     """One lesson checked (freshness included) as a cache entry, and ``view`` of its run."""
     run, error = check_lesson(file)
     if error is not None:
-        return Outcome(Entry((error,), 0, 0, 0, failed=True), None)
+        return Outcome(Entry.failure(error), None)
     if run is None:
         return Outcome(Entry((), 0, 0, 0), None)
     return Outcome(lesson_entry(run), view(run) if view is not None else None)
 
 
 def _changed(path: Path) -> Outcome[Any]:
-    return Outcome(Entry((lesson_changed(path),), 0, 0, 0, failed=True), None)
+    return Outcome(Entry.failure(lesson_changed(path)), None)
 
 
 def check_paths(
@@ -273,9 +273,9 @@ def check_paths(
                 _store(cache, key, file, one.entry)
         pending = []
     for file, key in pending:
-        _check_one(result, file, freshness, cache if key else None, key)
-        if view is not None and result.lessons and result.lessons[-1].file is file:
-            result.views.append(view(result.lessons[-1]))
+        run = _check_one(result, file, freshness, cache if key else None, key)
+        if view is not None and run is not None:
+            result.views.append(view(run))
     result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
     return result
 
@@ -297,18 +297,19 @@ def check_lesson(
 
 def _check_one(
     result: CheckResult, file: LessonFile, freshness: bool, cache: Cache | None, key: str
-) -> None:
-    """Check one lesson into ``result`` (the serial path)."""
+) -> LessonRun | None:
+    """Check one lesson into ``result`` (the serial path); its run, if it has one."""
     run, error = check_lesson(file, freshness=freshness)
     if error is not None:
         result.diagnostics.append(error)
         result.failed += 1
-        return
+        return None
     if run is not None:
         result.lessons.append(run)
         result.diagnostics.extend(run.problems)
         if cache is not None:
             _store(cache, key, file, lesson_entry(run))
+    return run
 
 
 def _store(cache: Cache, key: str, file: LessonFile, entry: Entry) -> None:

@@ -283,7 +283,7 @@ def regen_lesson(
     if run is not None and fix:
         run, error = _fix_rounds(run, asked, report)
     if error is not None:
-        return report, Entry((error,), 0, 0, 0, failed=True)
+        return report, Entry.failure(error)
     if run is None:
         return report, Entry((), 0, 0, 0)
     if fix and ambiguity(run):
@@ -303,7 +303,7 @@ def regen_lesson(
 
 
 def _changed(path: Path) -> tuple[RegenReport, Entry]:
-    return RegenReport(), Entry((lesson_changed(path),), 0, 0, 0, failed=True)
+    return RegenReport(), Entry.failure(lesson_changed(path))
 
 
 def regen_paths(

@@ -46,7 +46,7 @@ def jobs_or_cpus(jobs: int | None) -> int:
 def batch_gc() -> None:
     """Tune the garbage collector for a batch command (``check``, ``regen``): it allocates
     many small records, so the young generation is collected less often, as mypy's command
-    line does (about 7% of a large check)."""
+    line does (5–10% less CPU in an in-process check of 200 lessons)."""
     gc.set_threshold(200_000, 30, 30)
 
 
