@@ -7,6 +7,11 @@ so the key is a SHA-256 of exactly those (and the paths they are reported under)
 lives outside the content tree (``$RLKL_CACHE_DIR``, else ``$XDG_CACHE_HOME/rlkl``, else
 ``~/.cache/rlkl``), one small JSON file per key, written atomically; deleting it is always
 safe. Any unreadable entry is a miss. ``RLKL_CACHE_DIR=off`` turns it off.
+
+An entry also keeps the lesson's :class:`~rlkl.corpus.Facts` (it is stored only for a
+model-valid lesson, and the key covers the lesson's bytes), so a warm check neither parses nor
+validates an unchanged lesson: the corpus rules run on its facts
+(``validate_paths(known=...)``).
 """
 
 from __future__ import annotations
@@ -25,11 +30,11 @@ from rlkl.claims.bindings import FILENAME as BINDINGS_FILE
 from rlkl.claims.fixtures import FILENAME as FIXTURES_FILE
 from rlkl.claims.latex_cache import reader_versions
 from rlkl.core.version import CORE_VERSION
-from rlkl.corpus import LESSON_FILE
+from rlkl.corpus import LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import MAX_BYTES, LoadError, read_regular
 
-_FORMAT = "1"
+_FORMAT = "2"
 
 
 def default_dir() -> Path | None:
@@ -79,6 +84,7 @@ class Entry:
     verified: int
     exempt: int
     failed: bool = False  # not finished (RLKL901, RLKL907); never stored
+    facts: Facts | None = None  # the lesson's, when it is stored
 
     @classmethod
     def failure(cls, diagnostic: Diagnostic) -> Entry:
@@ -102,16 +108,21 @@ class Cache:
                 )
                 for d in data["diagnostics"]
             )
-            return Entry(found, int(data["claims"]), int(data["verified"]), int(data["exempt"]))
+            return Entry(found, int(data["claims"]), int(data["verified"]), int(data["exempt"]),
+                         facts=Facts.from_json(data["facts"]))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: str, entry: Entry) -> None:
+        """Store ``entry`` (with the facts of its lesson, else nothing) under ``key``."""
+        if entry.facts is None or entry.failed:
+            return
         payload: dict[str, Any] = {
             "diagnostics": [d.to_json() for d in entry.diagnostics],
             "claims": entry.claims,
             "verified": entry.verified,
             "exempt": entry.exempt,
+            "facts": entry.facts.to_json(),
         }
         try:
             self.folder.mkdir(parents=True, exist_ok=True)

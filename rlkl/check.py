@@ -24,6 +24,7 @@ from rlkl.claims.changes import Change, Status, compare, message
 from rlkl.claims.extract import extract
 from rlkl.claims.records import LessonClaims
 from rlkl.claims.source import locate
+from rlkl.corpus import Facts
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import Document, display_path
 from rlkl.pool import lesson_changed, map_lessons
@@ -202,7 +203,8 @@ def lesson_entry(run: LessonRun) -> Entry:
     """One lesson's run as counts and diagnostics (what the cache and the pool keep)."""
     verdicts = run.claims.verdicts
     return Entry(
-        tuple(run.problems), len(verdicts), sum(v.ok for v in verdicts), len(run.claims.exempt)
+        tuple(run.problems), len(verdicts), sum(v.ok for v in verdicts), len(run.claims.exempt),
+        facts=run.file.facts,
     )
 
 
@@ -244,25 +246,27 @@ def check_paths(
     ``StopIteration`` included, can end it early). With a ``cache`` (``rlkl check`` only),
     a lesson whose files are unchanged is answered from it, and with ``jobs`` > 1 the other
     lessons of a large corpus are checked in that many processes: such lessons are listed
-    in ``counted`` (diagnostics and counts), not in ``lessons``. Validation always runs.
+    in ``counted`` (diagnostics and counts), not in ``lessons``. Validation always runs; a
+    lesson the cache answers is validated from its cached facts (its bytes are the ones
+    that were valid), without being parsed again.
 
     ``view`` (a module-level function) is applied to every lesson's run where it ran, and
     its results, in lesson order, are ``views``: how a consumer that needs more than counts
     (the site) uses the pool. With a ``view`` every lesson is checked (no cache).
     """
-    if view is not None:
+    if view is not None or not freshness:
         cache = None
-    validation = validate_paths(paths)
+    answered: dict[Path, Entry] = {}
+    known = partial(_answer, cache, answered) if cache else None
+    validation = validate_paths(paths, known=known)
     result = CheckResult(validation, [], list(validation.diagnostics))
     pending: list[tuple[LessonFile, str]] = []
     for file in validation.files:
-        key = ""
-        if cache and freshness and file.document is not None and file.lesson is not None:
-            key = lesson_key(file.path, file.document.display)
-            hit = cache.get(key)
-            if hit is not None:
-                result.add(hit)
-                continue
+        hit = answered.get(file.path)
+        if hit is not None:
+            result.add(hit)
+            continue
+        key = lesson_key(file.path, file.display) if cache and file.facts is not None else ""
         pending.append((file, key))
     lessons = [(file, key) for file, key in pending if file.lesson is not None]
     if freshness and jobs > 1 and len(lessons) >= pool.POOL_MIN_LESSONS:
@@ -278,6 +282,16 @@ def check_paths(
             result.views.append(view(run))
     result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
     return result
+
+
+def _answer(cache: Cache, answered: dict[Path, Entry], path: Path, display: str) -> Facts | None:
+    """The cached facts of the lesson at ``path`` when its files are unchanged (its entry
+    then goes to ``answered``), else None: :data:`rlkl.validate.Known` for a warm check."""
+    hit = cache.get(lesson_key(path, display))
+    if hit is None or hit.facts is None:
+        return None
+    answered[path] = hit
+    return hit.facts
 
 
 def check_lesson(
@@ -316,6 +330,5 @@ def _store(cache: Cache, key: str, file: LessonFile, entry: Entry) -> None:
     """Cache ``entry`` under ``key``, the key of the files as they were before the check,
     only if they still are: a lesson edited during its check is never cached under a key
     its result does not belong to."""
-    assert file.document is not None
-    if lesson_key(file.path, file.document.display) == key:
+    if lesson_key(file.path, file.display) == key:
         cache.put(key, entry)

@@ -2,15 +2,17 @@
 and agreement between the lessons and their catalog.
 
 A corpus is the set of lessons under one folder that holds a ``catalog.json`` (or, without a
-catalog, the lessons asked for). Functions here take loaded, model-valid lessons and return
-diagnostics; they never read files.
+catalog, the lessons asked for). Functions here take the :class:`Facts` of model-valid
+lessons and return diagnostics; they never read files (a member's document is asked for only
+to locate a diagnostic in it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import Document, display_path
@@ -21,11 +23,48 @@ CATALOG_FILE = "catalog.json"
 
 
 @dataclass(frozen=True)
-class Member:
-    """A model-valid lesson of the corpus with the document it came from."""
+class Facts:
+    """What the corpus rules read of a model-valid lesson: its id and the ids it names."""
 
-    document: Document
-    lesson: Lesson
+    id: str
+    prerequisites: tuple[str, ...]
+    related: tuple[str, ...]
+
+    @classmethod
+    def of(cls, lesson: Lesson) -> Facts:
+        return cls(lesson.id, tuple(lesson.prerequisites), tuple(lesson.related))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "prerequisites": list(self.prerequisites),
+                "related": list(self.related)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Facts:
+        """The inverse of :meth:`to_json`; raises ``KeyError``/``TypeError`` on other data."""
+        texts = [data["id"], *data["prerequisites"], *data["related"]]
+        if not all(isinstance(text, str) for text in texts):
+            raise TypeError("facts hold ids (text) only")
+        return cls(data["id"], tuple(data["prerequisites"]), tuple(data["related"]))
+
+
+@dataclass(frozen=True)
+class Member:
+    """A model-valid lesson of the corpus: where it is, its facts, and its document (parsed
+    only when a diagnostic must be located in it; None if it can no longer be read)."""
+
+    path: Path
+    display: str
+    facts: Facts
+    document: Callable[[], Document | None]
+
+    def diagnostic(
+        self, pointer: str, code: str, message: str, *, severity: Severity = Severity.ERROR
+    ) -> Diagnostic:
+        """A diagnostic at ``pointer`` in this lesson (at its start if it cannot be read)."""
+        document = self.document()
+        if document is None:
+            return Diagnostic(self.display, 1, 1, pointer, code, message, severity)
+        return document.diagnostic(pointer, code, message, severity=severity)
 
 
 @dataclass(frozen=True)
@@ -45,32 +84,32 @@ def expected_id(path: Path) -> str:
 def _ids_and_folders(members: Sequence[Member]) -> Iterator[Diagnostic]:
     by_id: dict[str, list[Member]] = {}
     for member in members:
-        by_id.setdefault(member.lesson.id, []).append(member)
-        wanted = expected_id(member.document.path)
-        if member.lesson.id != wanted:
-            place = "folder" if member.document.path.name == LESSON_FILE else "file"
-            yield member.document.diagnostic(
+        by_id.setdefault(member.facts.id, []).append(member)
+        wanted = expected_id(member.path)
+        if member.facts.id != wanted:
+            place = "folder" if member.path.name == LESSON_FILE else "file"
+            yield member.diagnostic(
                 "/id", "RLKL302",
-                f'id "{member.lesson.id}" differs from its {place} name "{wanted}"; '
+                f'id "{member.facts.id}" differs from its {place} name "{wanted}"; '
                 "rename one so they match")
     for lesson_id, group in by_id.items():
         for member in group if len(group) > 1 else []:
-            others = ", ".join(m.document.display for m in group if m is not member)
-            yield member.document.diagnostic(
+            others = ", ".join(m.display for m in group if m is not member)
+            yield member.diagnostic(
                 "/id", "RLKL301", f'id "{lesson_id}" is also used by {others}')
 
 
 def _references(members: Sequence[Member], known: set[str]) -> Iterator[Diagnostic]:
     for member in members:
-        lesson = member.lesson
+        facts = member.facts
         for field in ("prerequisites", "related"):
-            for index, ref in enumerate(getattr(lesson, field)):
+            for index, ref in enumerate(getattr(facts, field)):
                 pointer = f"/{field}/{index}"
-                if ref == lesson.id:
-                    yield member.document.diagnostic(
+                if ref == facts.id:
+                    yield member.diagnostic(
                         pointer, "RLKL304", f'lesson "{ref}" lists itself in {field}')
                 elif ref not in known:
-                    yield member.document.diagnostic(
+                    yield member.diagnostic(
                         pointer, "RLKL303",
                         f'"{ref}" in {field} names no lesson in the corpus and no catalog '
                         "entry; fix the id or add it to catalog.json")
@@ -135,18 +174,18 @@ def _path(graph: dict[str, list[str]], start: str, goal: str, within: set[str]) 
 
 
 def _cycles(members: Sequence[Member]) -> Iterator[Diagnostic]:
-    by_id = {m.lesson.id: m for m in members}
-    graph = {lid: [p for p in m.lesson.prerequisites if p in by_id and p != lid]
+    by_id = {m.facts.id: m for m in members}
+    graph = {lid: [p for p in m.facts.prerequisites if p in by_id and p != lid]
              for lid, m in by_id.items()}
     for component in _strongly_connected(graph):
         if len(component) < 2:
             continue
         for lesson_id in sorted(component):
             member = by_id[lesson_id]
-            for index, target in enumerate(member.lesson.prerequisites):
+            for index, target in enumerate(member.facts.prerequisites):
                 if target in component and target != lesson_id:
                     loop = [lesson_id, *_path(graph, target, lesson_id, component)]
-                    yield member.document.diagnostic(
+                    yield member.diagnostic(
                         f"/prerequisites/{index}", "RLKL305",
                         "prerequisite cycle: " + " → ".join(loop))
 
@@ -156,7 +195,7 @@ def _catalog(
 ) -> Iterator[Diagnostic]:
     # A lesson file that exists but failed to load or validate has its own error; it is not
     # "missing" (its id is then the one its place gives it).
-    present = {m.lesson.id for m in members} | {
+    present = {m.facts.id for m in members} | {
         expected_id(path) for path in unloaded if path.name == LESSON_FILE
     }
     listed = {entry.id for entry in catalog.catalog.lessons}
@@ -174,10 +213,10 @@ def _catalog(
                 severity=Severity.WARNING)
     for member in members:
         # A standalone file (not <id>/lesson.json) is not part of the catalogued layout.
-        if member.document.path.name == LESSON_FILE and member.lesson.id not in listed:
-            yield member.document.diagnostic(
+        if member.path.name == LESSON_FILE and member.facts.id not in listed:
+            yield member.diagnostic(
                 "/id", "RLKL307",
-                f'lesson "{member.lesson.id}" is not listed in '
+                f'lesson "{member.facts.id}" is not listed in '
                 f"{display_path(catalog.document.path)}",
                 severity=Severity.WARNING)
 
@@ -187,7 +226,7 @@ def check_corpus(
 ) -> list[Diagnostic]:
     """All corpus diagnostics for ``members`` (model-valid lessons) and their catalog;
     ``unloaded`` are the corpus's lesson files that exist but are not model-valid."""
-    known = {m.lesson.id for m in members}
+    known = {m.facts.id for m in members}
     if catalog is not None:
         known |= {entry.id for entry in catalog.catalog.lessons}
     found = [*_ids_and_folders(members), *_references(members, known), *_cycles(members)]

@@ -5,6 +5,10 @@ Each lesson belongs to the corpus of the nearest folder above it holding ``catal
 When only some files are asked for, the whole corpus is still read (references and ids are
 corpus-wide) but diagnostics are reported only for the files asked for — and for the catalog
 when it lies inside a folder asked for.
+
+A caller that already knows some lessons to be valid (``known``: a cache keyed on their bytes,
+as a warm ``rlkl check`` has) gives their :class:`~rlkl.corpus.Facts`; those lessons are not
+parsed, and the corpus rules run on the facts. Their documents are read when first asked for.
 """
 
 from __future__ import annotations
@@ -15,19 +19,61 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rlkl.conformance import check_document
-from rlkl.corpus import CATALOG_FILE, LESSON_FILE, CatalogFile, Member, check_corpus
+from rlkl.corpus import CATALOG_FILE, LESSON_FILE, CatalogFile, Facts, Member, check_corpus
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import Document, LoadError, display_path, load_json
 from rlkl.models import Catalog, Lesson
 
+Known = Callable[[Path, str], Facts | None]
+"""(lesson path, its display) -> its facts when the caller knows it to be valid, else None."""
 
-@dataclass
+
 class LessonFile:
-    """One lesson file: its document (None if unloadable) and model (None if invalid)."""
+    """One lesson file: its document (None if unloadable) and model (None if invalid), and
+    the :class:`~rlkl.corpus.Facts` of a valid one.
 
-    document: Document | None
-    lesson: Lesson | None
-    path: Path
+    A lesson given as known (``facts`` without a document) is read and parsed when its
+    document or model is first asked for; should it no longer be a valid lesson by then, both
+    are None, as for any invalid lesson.
+    """
+
+    def __init__(
+        self,
+        document: Document | None,
+        lesson: Lesson | None,
+        path: Path,
+        facts: Facts | None = None,
+    ) -> None:
+        self.path = path
+        self.display = document.display if document is not None else display_path(path)
+        self._document = document
+        self._lesson = lesson
+        self._unread = facts is not None and document is None
+        self.facts = Facts.of(lesson) if lesson is not None else facts
+
+    def _read(self) -> None:
+        self._unread = False
+        try:
+            document = load_json(self.path)
+        except LoadError:
+            return
+        model, _ = check_document(document, Lesson, "lesson")
+        self._document, self._lesson = document, model
+
+    @property
+    def document(self) -> Document | None:
+        if self._unread:
+            self._read()
+        return self._document
+
+    @property
+    def lesson(self) -> Lesson | None:
+        if self._unread:
+            self._read()
+        return self._lesson
+
+    def __repr__(self) -> str:
+        return f"LessonFile({self.path!s}, facts={self.facts!r})"
 
 
 @dataclass
@@ -49,33 +95,56 @@ class ValidationResult:
         }
 
 
-def _files_below(
-    root: Path,
-    name: str,
-    *,
-    stop_at_catalogs: bool = False,
-    unreadable: list[Path] | None = None,
-) -> list[Path]:
-    """Files called ``name`` below ``root``, skipping hidden folders (``.git``, ``.venv``),
-    symlinked folders and, with ``stop_at_catalogs``, sub-folders holding their own catalog.
+@dataclass(frozen=True)
+class _Tree:
+    """One walk of a folder: the lesson and catalog files below it (at any depth), the
+    folders whose ``catalog.json`` is a regular file, and the folders it could not list."""
 
-    Anything called ``name`` counts, a folder or FIFO too (the loader then says what it is
-    rather than rlkl ignoring it). Folders that cannot be listed go to ``unreadable``."""
-    found: list[Path] = []
+    lessons: list[Path]
+    catalogs: list[Path]
+    holders: frozenset[Path]
+    unreadable: list[Path]
 
-    def failed(error: OSError) -> None:
-        if unreadable is not None and error.filename is not None:
-            unreadable.append(Path(os.fsdecode(error.filename)))
 
-    for folder, subfolders, files in os.walk(root, onerror=failed):
-        here = Path(folder)
-        if name in files or name in subfolders:
-            found.append(here / name)
-        subfolders[:] = sorted(
-            sub for sub in subfolders
-            if not sub.startswith(".") and sub != name and not _exists((here / sub).is_symlink)
-            and not (stop_at_catalogs and _exists((here / sub / CATALOG_FILE).is_file)))
-    return sorted(found)
+def _walk(root: Path) -> _Tree:
+    """Walk ``root`` once, skipping hidden folders (``.git``, ``.venv``), symlinked folders
+    and anything named like a lesson or catalog file.
+
+    Anything called ``lesson.json`` or ``catalog.json`` counts, a folder or FIFO too (the
+    loader then says what it is rather than rlkl ignoring it)."""
+    lessons: list[Path] = []
+    catalogs: list[Path] = []
+    holders: set[Path] = set()
+    unreadable: list[Path] = []
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            unreadable.append(folder)
+            continue
+        for entry in entries:
+            if entry.name == LESSON_FILE:
+                lessons.append(folder / entry.name)
+            elif entry.name == CATALOG_FILE:
+                catalogs.append(folder / entry.name)
+                if _exists(entry.is_file):
+                    holders.add(folder)
+            elif not entry.name.startswith(".") and _exists(
+                    lambda e=entry: e.is_dir(follow_symlinks=False)):  # type: ignore[misc]
+                folders.append(folder / entry.name)
+    return _Tree(sorted(lessons), sorted(catalogs), frozenset(holders), sorted(unreadable))
+
+
+def _walked(root: Path, walks: dict[Path, _Tree] | None) -> _Tree:
+    """``_walk(root)``, once per run when ``walks`` keeps the walks."""
+    if walks is None:
+        return _walk(root)
+    if root not in walks:
+        walks[root] = _walk(root)
+    return walks[root]
 
 
 def _exists(check: Callable[[], bool]) -> bool:
@@ -94,19 +163,37 @@ def unreadable_folder(folder: Path) -> Diagnostic:
                       "in it were not found or checked; make it readable")
 
 
-def _corpus_files(root: Path) -> list[Path]:
-    """The lesson files of the corpus whose catalog lies in ``root``."""
-    return _files_below(root, LESSON_FILE, stop_at_catalogs=True)
+def _corpus_files(root: Path, walks: dict[Path, _Tree] | None = None) -> list[Path]:
+    """The lesson files of the corpus whose catalog lies in ``root``: those below it but not
+    below a sub-folder that holds its own catalog."""
+    tree = _walked(root, walks)
+
+    def own(lesson: Path) -> bool:
+        folder = lesson.parent
+        while folder != root:
+            if folder in tree.holders:
+                return False
+            folder = folder.parent
+        return True
+
+    return [lesson for lesson in tree.lessons if own(lesson)]
 
 
-def discover(paths: Sequence[Path], unreadable: list[Path] | None = None) -> list[Path]:
+def discover(
+    paths: Sequence[Path],
+    unreadable: list[Path] | None = None,
+    walks: dict[Path, _Tree] | None = None,
+) -> list[Path]:
     """Lesson files named by ``paths``: every ``lesson.json`` below a folder (at any depth);
     a file named explicitly is taken as a lesson (unless it is a ``catalog.json``). Folders
     that cannot be listed are appended to ``unreadable``."""
     found: set[Path] = set()
     for path in paths:
         if _exists(path.is_dir):
-            found.update(_files_below(path, LESSON_FILE, unreadable=unreadable))
+            tree = _walked(path, walks)
+            found.update(tree.lessons)
+            if unreadable is not None:
+                unreadable.extend(tree.unreadable)
         elif path.name != CATALOG_FILE:
             found.add(path)
     return sorted(found)
@@ -130,11 +217,11 @@ def _catalog_in(folder: Path, known: dict[Path, Path | None]) -> Path | None:
     return known[folder]
 
 
-def _requested_catalogs(paths: Sequence[Path]) -> set[Path]:
+def _requested_catalogs(paths: Sequence[Path], walks: dict[Path, _Tree]) -> set[Path]:
     found: set[Path] = set()
     for path in paths:
         if _exists(path.is_dir):
-            found.update(p.resolve() for p in _files_below(path, CATALOG_FILE))
+            found.update(p.resolve() for p in _walked(path, walks).catalogs)
         elif path.name == CATALOG_FILE and _exists(path.exists):
             found.add(path.resolve())
     return found
@@ -149,6 +236,7 @@ class _Run:
         default_factory=dict)
     resolved: dict[Path, Path] = field(default_factory=dict)
     catalog_at: dict[Path, Path | None] = field(default_factory=dict)
+    known: Known | None = None
 
     def resolve(self, path: Path) -> Path:
         """``path`` with its symlinks resolved, once per run."""
@@ -162,6 +250,10 @@ class _Run:
 
     def lesson(self, path: Path) -> tuple[LessonFile, list[Diagnostic]]:
         key = self.resolve(path)
+        if key not in self.lessons and self.known is not None:
+            facts = self.known(path, display_path(path))
+            if facts is not None:
+                self.lessons[key] = LessonFile(None, None, path, facts), []
         if key not in self.lessons:
             try:
                 document = load_json(path)
@@ -187,16 +279,17 @@ class _Run:
 
 
 def _members(files: Iterable[LessonFile]) -> list[Member]:
-    return [Member(f.document, f.lesson) for f in files
-            if f.document is not None and f.lesson is not None]
+    return [Member(f.path, f.display, f.facts, lambda f=f: f.document)  # type: ignore[misc]
+            for f in files if f.facts is not None]
 
 
-def validate_paths(paths: Sequence[Path]) -> ValidationResult:
+def validate_paths(paths: Sequence[Path], *, known: Known | None = None) -> ValidationResult:
     """Validate the lessons (and catalogs) named by ``paths``; see the module docstring."""
-    run = _Run()
+    run = _Run(known=known)
     unreadable: list[Path] = []
-    requested = discover(paths, unreadable)
-    catalogs_in_scope = _requested_catalogs(paths)
+    walks: dict[Path, _Tree] = {}
+    requested = discover(paths, unreadable, walks)
+    catalogs_in_scope = _requested_catalogs(paths, walks)
     groups: dict[Path | None, list[Path]] = {}
     for path in requested:
         groups.setdefault(run.catalog_of(path), []).append(path)
@@ -206,7 +299,7 @@ def validate_paths(paths: Sequence[Path]) -> ValidationResult:
     reported: set[Path] = {run.resolve(p) for p in requested} | catalogs_in_scope
     diagnostics = [unreadable_folder(folder) for folder in sorted(set(unreadable))]
     for catalog_path, asked in groups.items():
-        below = _corpus_files(catalog_path.parent) if catalog_path else []
+        below = _corpus_files(catalog_path.parent, walks) if catalog_path else []
         corpus = {run.resolve(path): path for path in [*below, *asked]}
         files = [run.lesson(corpus[key])[0] for key in sorted(corpus)]
         catalog = None
@@ -214,7 +307,7 @@ def validate_paths(paths: Sequence[Path]) -> ValidationResult:
             catalog, found = run.catalog(catalog_path)
             if catalog_path in catalogs_in_scope:
                 diagnostics.extend(found)
-        unloaded = [f.path for f in files if f.lesson is None]
+        unloaded = [f.path for f in files if f.facts is None]
         unloaded += [folder / LESSON_FILE for folder in unreadable]  # there, but unlisted
         corpus_found = check_corpus(_members(files), catalog, unloaded)
         diagnostics.extend(d for d in corpus_found if _is_reported(d, files, catalog, reported))
@@ -233,8 +326,8 @@ def _is_reported(
     reported: set[Path],
 ) -> bool:
     """Whether a corpus diagnostic concerns a file the run reports on."""
-    documents = [f.document for f in files if f.document is not None]
+    places = [(f.display, f.path) for f in files]
     if catalog is not None:
-        documents.append(catalog.document)
-    return any(doc.display == diagnostic.file and doc.path.resolve() in reported
-               for doc in documents)
+        places.append((catalog.document.display, catalog.document.path))
+    return any(display == diagnostic.file and path.resolve() in reported
+               for display, path in places)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,27 @@ def test_lessons_checked_in_processes_report_what_the_serial_loop_reports(
     assert render(pooled.diagnostics, pooled.summary(), "json") == render(
         serial.diagnostics, serial.summary(), "json"
     )
+
+
+def test_corpus_rules_over_cached_lessons_report_what_a_cold_check_reports(
+    tmp_path: Path,
+) -> None:
+    """A warm check validates unchanged lessons from their cached facts, without parsing
+    them: a change elsewhere in the corpus (a lesson removed, an id taken twice) must still
+    be reported at the unchanged lessons, at the same line and column as a cold check says."""
+    space = Workspace.copy(tmp_path, SEED, "ppo-clipped-objective", "kl-direction-estimators")
+    cache = Cache(tmp_path / "cache")
+    folder = [space.root]
+    assert _json(folder, cache) == _json(folder, None)
+    assert len(check_paths(folder, cache=cache).counted) == 3  # all answered from the cache
+    text = space.read("kl-direction-estimators")
+    space.path("kl-direction-estimators").write_text(
+        text.replace('"id": "kl-direction-estimators"', '"id": "ppo-clipped-objective"', 1),
+        encoding="utf-8")
+    warm = _json(folder, cache)
+    assert warm == _json(folder, None)
+    assert '"RLKL301"' in warm and '"RLKL302"' in warm
+    shutil.rmtree(space.root / "kl-direction-estimators")
+    warm = _json(folder, cache)
+    assert warm == _json(folder, None)
+    assert '"RLKL303"' in warm or '"RLKL306"' in warm

@@ -58,8 +58,8 @@ def test_a_lesson_edited_during_the_run_is_reported_and_never_cached(
     wrong = lesson.read_bytes()
     validate = check.validate_paths
 
-    def validate_then_save(paths):  # type: ignore[no-untyped-def]
-        result = validate(paths)
+    def validate_then_save(paths, **options):  # type: ignore[no-untyped-def]
+        result = validate(paths, **options)
         lesson.write_text("{ not json", encoding="utf-8")
         return result
 
