@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from rlkl.conformance import check_document
+from rlkl import validate
 from rlkl.diagnostics import Diagnostic
-from rlkl.loader import LoadError, display_path, load_json
-from rlkl.models import Lesson
+from rlkl.loader import display_path
 from rlkl.validate import LessonFile
 
 T = TypeVar("T")
@@ -40,12 +39,7 @@ def fingerprint(text: str) -> str:
 
 def load_lesson(path: Path) -> LessonFile:
     """A lesson read and schema-checked again where it is used (no model: not a lesson)."""
-    try:
-        document = load_json(path)
-    except LoadError:
-        return LessonFile(None, None, path)
-    model, _ = check_document(document, Lesson, "lesson")
-    return LessonFile(document, model, path)
+    return validate.load_lesson(path)[0]
 
 
 def lesson_changed(path: Path) -> Diagnostic:

@@ -43,9 +43,12 @@ class LessonFile:
         lesson: Lesson | None,
         path: Path,
         facts: Facts | None = None,
+        display: str | None = None,
     ) -> None:
         self.path = path
-        self.display = document.display if document is not None else display_path(path)
+        self.display = (
+            document.display if document is not None else display or display_path(path)
+        )
         self._document = document
         self._lesson = lesson
         self._unread = facts is not None and document is None
@@ -53,12 +56,8 @@ class LessonFile:
 
     def _read(self) -> None:
         self._unread = False
-        try:
-            document = load_json(self.path)
-        except LoadError:
-            return
-        model, _ = check_document(document, Lesson, "lesson")
-        self._document, self._lesson = document, model
+        read, _ = load_lesson(self.path)
+        self._document, self._lesson = read._document, read._lesson
 
     @property
     def document(self) -> Document | None:
@@ -74,6 +73,17 @@ class LessonFile:
 
     def __repr__(self) -> str:
         return f"LessonFile({self.path!s}, facts={self.facts!r})"
+
+
+def load_lesson(path: Path) -> tuple[LessonFile, list[Diagnostic]]:
+    """The lesson at ``path`` read, parsed and checked against its schema and model, with
+    what is wrong with it (its document is None if unloadable, its model None if invalid)."""
+    try:
+        document = load_json(path)
+    except LoadError as error:
+        return LessonFile(None, None, path), error.diagnostics
+    model, found = check_document(document, Lesson, "lesson")
+    return LessonFile(document, model, path), found
 
 
 @dataclass
@@ -251,17 +261,12 @@ class _Run:
     def lesson(self, path: Path) -> tuple[LessonFile, list[Diagnostic]]:
         key = self.resolve(path)
         if key not in self.lessons and self.known is not None:
-            facts = self.known(path, display_path(path))
+            display = display_path(path)
+            facts = self.known(path, display)
             if facts is not None:
-                self.lessons[key] = LessonFile(None, None, path, facts), []
+                self.lessons[key] = LessonFile(None, None, path, facts, display), []
         if key not in self.lessons:
-            try:
-                document = load_json(path)
-            except LoadError as error:
-                self.lessons[key] = LessonFile(None, None, path), error.diagnostics
-            else:
-                model, found = check_document(document, Lesson, "lesson")
-                self.lessons[key] = LessonFile(document, model, path), found
+            self.lessons[key] = load_lesson(path)
         return self.lessons[key]
 
     def catalog(self, path: Path) -> tuple[CatalogFile | None, list[Diagnostic]]:
