@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
-    ValidationError as SchemaError,
-)
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelError
 
@@ -22,6 +19,11 @@ from rlkl.diagnostics import CODES, Diagnostic
 from rlkl.loader import Document, join_pointer
 from rlkl.models import SLUG_PATTERN, URL_PATTERN
 from rlkl.resources import schema_errors
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
+        ValidationError as SchemaError,
+    )
 
 M = TypeVar("M", bound=BaseModel)
 

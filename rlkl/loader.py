@@ -23,8 +23,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from json_source_map import calculate
-
 from rlkl.diagnostics import Diagnostic, Severity
 
 MAX_BYTES: int = 1024 * 1024
@@ -119,7 +117,11 @@ class Document:
 
     @cached_property
     def _entries(self) -> dict[str, Any]:
-        return self._map or dict(calculate(self.text))
+        if self._map:
+            return self._map
+        from json_source_map import calculate  # only when a position is asked for (~25 ms)
+
+        return dict(calculate(self.text))
 
     def _entry(self, pointer: str) -> tuple[str, Any]:
         """The source-map entry of ``pointer`` or, failing that, of its nearest ancestor."""

@@ -6,12 +6,13 @@ import json
 import os
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
-from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
-    ValidationError,
-)
+if TYPE_CHECKING:  # imported when first needed: explaining an error (~40-70 ms)
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
+    from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
+        ValidationError,
+    )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -43,6 +44,8 @@ def accelerated() -> bool:
 @cache
 def validator(name: str) -> Draft202012Validator:
     """The reference (pure-Python ``jsonschema``) validator of ``schema/<name>.schema.json``."""
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
+
     return Draft202012Validator(load_schema(name))
 
 
