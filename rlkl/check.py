@@ -27,8 +27,8 @@ from rlkl.claims.source import locate
 from rlkl.corpus import Facts
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import Document, display_path
-from rlkl.pool import lesson_changed, map_lessons
-from rlkl.validate import LessonFile, ValidationResult, validate_paths
+from rlkl.pool import file_fingerprint, fingerprint, map_paths
+from rlkl.validate import LessonFile, ValidationResult, discover, validate_paths
 
 T = TypeVar("T")
 
@@ -215,6 +215,7 @@ class Outcome(Generic[T]):
 
     entry: Entry
     view: T | None
+    checked: str = ""  # the fingerprint of the lesson text that was checked
 
 
 def outcome(file: LessonFile, view: Callable[[LessonRun], T] | None = None) -> Outcome[T]:
@@ -224,11 +225,8 @@ def outcome(file: LessonFile, view: Callable[[LessonRun], T] | None = None) -> O
         return Outcome(Entry.failure(error), None)
     if run is None:
         return Outcome(Entry((), 0, 0, 0), None)
-    return Outcome(lesson_entry(run), view(run) if view is not None else None)
-
-
-def _changed(path: Path) -> Outcome[Any]:
-    return Outcome(Entry.failure(lesson_changed(path)), None)
+    checked = fingerprint(run.document.text)
+    return Outcome(lesson_entry(run), view(run) if view is not None else None, checked)
 
 
 def check_paths(
@@ -244,11 +242,12 @@ def check_paths(
     Every lesson found is finished or reported: a stage that raises on one lesson becomes an
     RLKL901 error at that lesson and the loop goes on (an explicit loop, so no exception,
     ``StopIteration`` included, can end it early). With a ``cache`` (``rlkl check`` only),
-    a lesson whose files are unchanged is answered from it, and with ``jobs`` > 1 the other
-    lessons of a large corpus are checked in that many processes: such lessons are listed
-    in ``counted`` (diagnostics and counts), not in ``lessons``. Validation always runs; a
-    lesson the cache answers is validated from its cached facts (its bytes are the ones
-    that were valid), without being parsed again.
+    a lesson whose files are unchanged is answered from it; with ``jobs`` > 1 the other
+    lessons of a large corpus are read, validated and checked in that many processes, each
+    once (:func:`rlkl.pool.map_paths`). Such lessons are listed in ``counted`` (diagnostics
+    and counts), not in ``lessons``, and validation runs the corpus rules on their
+    :class:`~rlkl.corpus.Facts` without parsing them again; every other lesson is validated
+    and checked here.
 
     ``view`` (a module-level function) is applied to every lesson's run where it ran, and
     its results, in lesson order, are ``views``: how a consumer that needs more than counts
@@ -256,27 +255,35 @@ def check_paths(
     """
     if view is not None or not freshness:
         cache = None
-    answered: dict[Path, Entry] = {}
-    known = partial(_answer, cache, answered) if cache else None
+    answered: dict[Path, Outcome[Any]] = {}  # lessons the cache or a worker answered
+    keys: dict[Path, tuple[str, str]] = {}  # a missed lesson's key and text, before its check
+    missed = []
+    for path in discover(paths):
+        key = lesson_key(path, display_path(path)) if cache else ""
+        hit = cache.get(key) if cache else None
+        if hit is not None and hit.facts is not None:
+            answered[path] = Outcome(hit, None)
+        else:
+            keys[path] = key, file_fingerprint(path) if cache else ""
+            missed.append(path)
+    if freshness and jobs > 1 and len(missed) >= pool.POOL_MIN_LESSONS:
+        done = map_paths(partial(outcome, view=view), missed, jobs)
+        for path, one in zip(missed, done, strict=True):
+            if one is None:  # not a valid lesson there: validated and reported here
+                continue
+            answered[path] = one
+            key, text = keys[path]
+            if key and one.checked == text:  # the text it checked is the one keyed
+                _store(cache, key, path, display_path(path), one.entry)
+    known = partial(_known, cache, answered)
     validation = validate_paths(paths, known=known)
     result = CheckResult(validation, [], list(validation.diagnostics))
-    pending: list[tuple[LessonFile, str]] = []
     for file in validation.files:
-        hit = answered.get(file.path)
-        if hit is not None:
-            result.add(hit)
-            continue
-        key = lesson_key(file.path, file.display) if cache and file.facts is not None else ""
-        pending.append((file, key))
-    lessons = [(file, key) for file, key in pending if file.lesson is not None]
-    if freshness and jobs > 1 and len(lessons) >= pool.POOL_MIN_LESSONS:
-        done = map_lessons(partial(outcome, view=view), [f for f, _ in lessons], jobs, _changed)
-        for (file, key), one in zip(lessons, done, strict=True):
+        one = answered.get(file.path)
+        if one is not None:
             result.add(one.entry, one.view)
-            if key and cache and not one.entry.failed:
-                _store(cache, key, file, one.entry)
-        pending = []
-    for file, key in pending:
+            continue
+        key = keys.get(file.path, ("", ""))[0] if file.facts is not None else ""
         run = _check_one(result, file, freshness, cache if key else None, key)
         if view is not None and run is not None:
             result.views.append(view(run))
@@ -284,14 +291,17 @@ def check_paths(
     return result
 
 
-def _answer(cache: Cache, answered: dict[Path, Entry], path: Path, display: str) -> Facts | None:
-    """The cached facts of the lesson at ``path`` when its files are unchanged (its entry
-    then goes to ``answered``), else None: :data:`rlkl.validate.Known` for a warm check."""
-    hit = cache.get(lesson_key(path, display))
-    if hit is None or hit.facts is None:
-        return None
-    answered[path] = hit
-    return hit.facts
+def _known(
+    cache: Cache | None, answered: dict[Path, Outcome[Any]], path: Path, display: str
+) -> Facts | None:
+    """The facts of the lesson at ``path`` when this run already has them (the cache or a
+    worker answered it; for the rest of a corpus, the cache), else None:
+    :data:`rlkl.validate.Known`."""
+    one = answered.get(path)
+    if one is not None:
+        return one.entry.facts
+    hit = cache.get(lesson_key(path, display)) if cache else None
+    return hit.facts if hit is not None else None
 
 
 def check_lesson(
@@ -322,13 +332,13 @@ def _check_one(
         result.lessons.append(run)
         result.diagnostics.extend(run.problems)
         if cache is not None:
-            _store(cache, key, file, lesson_entry(run))
+            _store(cache, key, file.path, file.display, lesson_entry(run))
     return run
 
 
-def _store(cache: Cache, key: str, file: LessonFile, entry: Entry) -> None:
+def _store(cache: Cache | None, key: str, path: Path, display: str, entry: Entry) -> None:
     """Cache ``entry`` under ``key``, the key of the files as they were before the check,
     only if they still are: a lesson edited during its check is never cached under a key
     its result does not belong to."""
-    if lesson_key(file.path, file.display) == key:
+    if cache is not None and lesson_key(path, display) == key:
         cache.put(key, entry)

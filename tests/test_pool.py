@@ -1,6 +1,7 @@
 """The process pool of check, regen and the site: work really runs in other processes, a
-lesson edited during a run is reported (never a silent pass, never cached), a dead worker's
-lessons are done anyway, and workers follow their parent under every start method."""
+lesson edited during a run is reported as it was checked (never a silent pass, never cached
+under other bytes), a dead worker's lessons are done anyway, and workers follow their parent
+under every start method."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rlkl import check, pool
+from rlkl import check, pool, validate
 from rlkl.cache import Cache
 from rlkl.check import check_paths
 from rlkl.validate import LessonFile, validate_paths
@@ -48,31 +49,77 @@ def test_lessons_are_checked_in_other_processes(space: Workspace) -> None:
     assert len(pids) == len(LESSONS) and os.getpid() not in pids
 
 
-def test_a_lesson_edited_during_the_run_is_reported_and_never_cached(
+def test_a_pooled_lesson_is_read_and_validated_once_in_its_worker(
+    space: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command's process runs the corpus rules on the facts the workers send back: it
+    parses none of the lessons they checked (each lesson is validated once, in parallel)."""
+    here: list[Path] = []
+    load_lesson = validate.load_lesson
+
+    def spy(path: Path):  # type: ignore[no-untyped-def]
+        if os.getpid() == parent:
+            here.append(path)
+        return load_lesson(path)
+
+    parent = os.getpid()
+    monkeypatch.setattr(validate, "load_lesson", spy)
+    result = check_paths([space.root], jobs=2)
+    assert result.summary()["finished"] == len(LESSONS) and not result.summary()["errors"]
+    assert here == []
+
+
+def test_a_lesson_saved_while_workers_check_it_is_never_cached_under_other_bytes(
     space: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An editor saves the lesson (half-written) between validation and its check: RLKL907,
-    not a pass; and the wrong content is still reported once it is back."""
-    space.edit("ratio is 1.4. With", "ratio is 1.5. With")  # a wrong number: RLKL401
+    """An editor saves a corrected lesson while the workers check it, then reverts to the
+    wrong one: the workers' clean result is not kept under the key of the wrong bytes, so the
+    wrong number is still reported afterwards (a cached false pass otherwise)."""
     lesson = space.path()
+    right = lesson.read_bytes()
+    space.edit("ratio is 1.4. With", "ratio is 1.5. With")  # a wrong number: RLKL401
     wrong = lesson.read_bytes()
-    validate = check.validate_paths
+    map_paths = check.map_paths
 
-    def validate_then_save(paths, **options):  # type: ignore[no-untyped-def]
-        result = validate(paths, **options)
-        lesson.write_text("{ not json", encoding="utf-8")
-        return result
+    def saved_meanwhile(*args, **options):  # type: ignore[no-untyped-def]
+        lesson.write_bytes(right)
+        try:
+            return map_paths(*args, **options)
+        finally:
+            lesson.write_bytes(wrong)
 
-    monkeypatch.setattr(check, "validate_paths", validate_then_save)
+    monkeypatch.setattr(check, "map_paths", saved_meanwhile)
     cache = Cache(tmp_path / "cache")
     during = check_paths([space.root], jobs=2, cache=cache)
-    [changed] = [d for d in during.diagnostics if d.code == "RLKL907"]
-    assert changed.file.endswith(f"{SEED}/lesson.json")
-    assert during.summary()["finished"] == len(LESSONS) - 1 and during.summary()["errors"]
-    monkeypatch.setattr(check, "validate_paths", validate)
-    lesson.write_bytes(wrong)
+    assert during.summary()["finished"] == len(LESSONS)
+    monkeypatch.setattr(check, "map_paths", map_paths)
     after = check_paths([space.root], jobs=2, cache=cache)
     assert "RLKL401" in {d.code for d in after.diagnostics}
+
+
+def test_a_lesson_no_worker_could_read_as_valid_is_validated_and_checked_here(
+    space: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Half-written while the workers read it, whole again before validation: the lesson is
+    checked in this process, as it now is (reported, never skipped)."""
+    space.edit("ratio is 1.4. With", "ratio is 1.5. With")
+    lesson = space.path()
+    wrong = lesson.read_bytes()
+    map_paths = check.map_paths
+
+    def half_written(*args, **options):  # type: ignore[no-untyped-def]
+        lesson.write_text("{ not json", encoding="utf-8")
+        try:
+            return map_paths(*args, **options)
+        finally:
+            lesson.write_bytes(wrong)
+
+    monkeypatch.setattr(check, "map_paths", half_written)
+    result = check_paths([space.root], jobs=2)
+    assert result.summary()["finished"] == len(LESSONS)
+    [found] = [d for d in result.diagnostics if d.code == "RLKL401"]
+    assert found.file.endswith(f"{SEED}/lesson.json")
+    assert {r.file.path.parent.name for r in result.lessons} == {SEED}  # checked here
 
 
 def test_a_lesson_edited_during_its_serial_check_is_not_cached(

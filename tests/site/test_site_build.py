@@ -266,12 +266,12 @@ def test_records_converted_in_worker_processes_are_the_serial_ones(
 
     pools = []
 
-    def spy(function, files, jobs, changed):  # type: ignore[no-untyped-def]
+    def spy(function, paths, jobs):  # type: ignore[no-untyped-def]
         pools.append(jobs)
-        return real(function, files, jobs, changed)
+        return real(function, paths, jobs)
 
-    real = engine.map_lessons
-    monkeypatch.setattr(engine, "map_lessons", spy)
+    real = engine.map_paths
+    monkeypatch.setattr(engine, "map_paths", spy)
     monkeypatch.setattr(pool, "POOL_MIN_LESSONS", 1)
     pooled = check_site(CONTENT, jobs=2)
     assert pools == [2]
