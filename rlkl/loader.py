@@ -236,8 +236,20 @@ def _max_depth(brackets: str) -> int:
     return deepest
 
 
+def _data_depth(value: Any) -> int:
+    """How deeply the arrays and objects of parsed JSON nest (0 for a scalar), level by level:
+    the nesting depth of the text it was parsed from."""
+    depth, level = 0, [value]
+    while True:
+        containers = [v for v in level if isinstance(v, (dict, list))]
+        if not containers:
+            return depth
+        depth += 1
+        level = [c for v in containers for c in (v.values() if isinstance(v, dict) else v)]
+
+
 def _prescan(text: str, display: str) -> None:
-    """Reject nesting deeper than MAX_DEPTH before the recursive parser meets it."""
+    """Reject nesting deeper than MAX_DEPTH, located at the first bracket too deep."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return  # fewer openers than the limit: no nesting can exceed it
     if _max_depth("".join(_BRACKETS.findall(_STRING.sub("", text)))) <= MAX_DEPTH:
@@ -345,7 +357,6 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
     if not text.strip(" \t\r\n"):
         raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL103",
                                     "file is empty; a lesson is one JSON object")])
-    _prescan(text, shown)
     suspect: list[bool] = []  # a repeated key or a NaN/Infinity was parsed
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -358,16 +369,24 @@ def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
         suspect.append(True)
         return _Constant(name)
 
+    # Nesting too deep is reported before anything else is (RLKL110). The C parser is safe
+    # at any depth (a RecursionError), so it runs first and the text is scanned only when
+    # it failed or nests too deep: the common document is never scanned.
     try:
         data = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=constant)
     except json.JSONDecodeError as error:
+        _prescan(text, shown)
         raise _syntax_error(error, text, shown) from None
     except ValueError as error:  # an integer longer than Python's int conversion limit
+        _prescan(text, shown)
         long_number = re.search(r"\d{1000,}", text)
         raise _fail(shown, text, long_number.start() if long_number else 0, "RLKL105",
                     f"invalid JSON number: {error}") from None
-    except RecursionError:  # pragma: no cover - the prescan bounds the depth
-        raise _fail(shown, text, 0, "RLKL110", "nesting too deep") from None
+    except RecursionError:
+        _prescan(text, shown)  # raises: only nesting beyond MAX_DEPTH recurses that deep
+        raise _fail(shown, text, 0, "RLKL110", "nesting too deep") from None  # pragma: no cover
+    if text.count("[") + text.count("{") > MAX_DEPTH and _data_depth(data) > MAX_DEPTH:
+        _prescan(text, shown)  # raises, at the first bracket too deep
     if not suspect:  # plain dicts and lists already: the clean, common case
         return Document(path, shown, text, data)  # positions: computed when asked
     # Parse again keeping what the diagnostics need (repeated keys, NaN/Infinity).
