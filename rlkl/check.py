@@ -28,7 +28,7 @@ from rlkl.corpus import Facts
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import Document, display_path
 from rlkl.pool import file_fingerprint, fingerprint, map_paths
-from rlkl.validate import LessonFile, ValidationResult, discover, validate_paths
+from rlkl.validate import LessonFile, ValidationResult, Walks, discover, validate_paths
 
 T = TypeVar("T")
 
@@ -258,7 +258,8 @@ def check_paths(
     answered: dict[Path, Outcome[Any]] = {}  # lessons the cache or a worker answered
     keys: dict[Path, tuple[str, str]] = {}  # a missed lesson's key and text, before its check
     missed = []
-    for path in discover(paths):
+    walks: Walks = {}
+    for path in discover(paths, walks=walks):
         key = lesson_key(path, display_path(path)) if cache else ""
         hit = cache.get(key) if cache else None
         if hit is not None and hit.facts is not None:
@@ -276,7 +277,7 @@ def check_paths(
             if key and one.checked == text:  # the text it checked is the one keyed
                 _store(cache, key, path, display_path(path), one.entry)
     known = partial(_known, cache, answered)
-    validation = validate_paths(paths, known=known)
+    validation = validate_paths(paths, known=known, walks=walks)
     result = CheckResult(validation, [], list(validation.diagnostics))
     for file in validation.files:
         one = answered.get(file.path)

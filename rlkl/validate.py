@@ -116,6 +116,10 @@ class _Tree:
     unreadable: list[Path]
 
 
+Walks = dict[Path, _Tree]
+"""The folders one run has walked (:func:`discover` and :func:`validate_paths` share them)."""
+
+
 def _walk(root: Path) -> _Tree:
     """Walk ``root`` once, skipping hidden folders (``.git``, ``.venv``), symlinked folders
     and anything named like a lesson or catalog file.
@@ -148,7 +152,7 @@ def _walk(root: Path) -> _Tree:
     return _Tree(sorted(lessons), sorted(catalogs), frozenset(holders), sorted(unreadable))
 
 
-def _walked(root: Path, walks: dict[Path, _Tree] | None) -> _Tree:
+def _walked(root: Path, walks: Walks | None) -> _Tree:
     """``_walk(root)``, once per run when ``walks`` keeps the walks."""
     if walks is None:
         return _walk(root)
@@ -173,7 +177,7 @@ def unreadable_folder(folder: Path) -> Diagnostic:
                       "in it were not found or checked; make it readable")
 
 
-def _corpus_files(root: Path, walks: dict[Path, _Tree] | None = None) -> list[Path]:
+def _corpus_files(root: Path, walks: Walks | None = None) -> list[Path]:
     """The lesson files of the corpus whose catalog lies in ``root``: those below it but not
     below a sub-folder that holds its own catalog."""
     tree = _walked(root, walks)
@@ -192,7 +196,7 @@ def _corpus_files(root: Path, walks: dict[Path, _Tree] | None = None) -> list[Pa
 def discover(
     paths: Sequence[Path],
     unreadable: list[Path] | None = None,
-    walks: dict[Path, _Tree] | None = None,
+    walks: Walks | None = None,
 ) -> list[Path]:
     """Lesson files named by ``paths``: every ``lesson.json`` below a folder (at any depth);
     a file named explicitly is taken as a lesson (unless it is a ``catalog.json``). Folders
@@ -227,7 +231,7 @@ def _catalog_in(folder: Path, known: dict[Path, Path | None]) -> Path | None:
     return known[folder]
 
 
-def _requested_catalogs(paths: Sequence[Path], walks: dict[Path, _Tree]) -> set[Path]:
+def _requested_catalogs(paths: Sequence[Path], walks: Walks) -> set[Path]:
     found: set[Path] = set()
     for path in paths:
         if _exists(path.is_dir):
@@ -249,9 +253,14 @@ class _Run:
     known: Known | None = None
 
     def resolve(self, path: Path) -> Path:
-        """``path`` with its symlinks resolved, once per run."""
+        """``path`` with its symlinks resolved, once per run: from its folder's resolution
+        when it is no symlink itself (lessons share folders), else by the system."""
         if path not in self.resolved:
-            self.resolved[path] = path.resolve()
+            parent = path.parent
+            if parent != path and path.name != ".." and not os.path.islink(path):
+                self.resolved[path] = self.resolve(parent) / path.name
+            else:
+                self.resolved[path] = path.resolve()
         return self.resolved[path]
 
     def catalog_of(self, lesson_path: Path) -> Path | None:
@@ -288,11 +297,14 @@ def _members(files: Iterable[LessonFile]) -> list[Member]:
             for f in files if f.facts is not None]
 
 
-def validate_paths(paths: Sequence[Path], *, known: Known | None = None) -> ValidationResult:
-    """Validate the lessons (and catalogs) named by ``paths``; see the module docstring."""
+def validate_paths(
+    paths: Sequence[Path], *, known: Known | None = None, walks: Walks | None = None
+) -> ValidationResult:
+    """Validate the lessons (and catalogs) named by ``paths``; see the module docstring.
+    ``walks``: folders the caller has walked already (:func:`discover`), walked once."""
     run = _Run(known=known)
     unreadable: list[Path] = []
-    walks: dict[Path, _Tree] = {}
+    walks = {} if walks is None else walks
     requested = discover(paths, unreadable, walks)
     catalogs_in_scope = _requested_catalogs(paths, walks)
     groups: dict[Path | None, list[Path]] = {}
