@@ -18,20 +18,22 @@ behind, waiting or writing.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from rlkl import validate
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import MAX_BYTES, LoadError, display_path, read_regular
 from rlkl.validate import LessonFile
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+# The process machinery (concurrent.futures, multiprocessing: ~30 ms to import) is imported
+# only where a pool starts or runs, so a command that needs none (a warm check) never pays it.
 
 T = TypeVar("T")
 
@@ -98,6 +100,9 @@ def _chunk(function: Callable[[LessonFile], T], items: list[Item]) -> list[T | _
 def _follow() -> None:
     """In a worker: exit as soon as the process that started it is gone (its sentinel
     closes), under any start method."""
+    import multiprocessing
+    import threading
+
     parent = multiprocessing.parent_process()
     if parent is None:
         return
@@ -156,6 +161,8 @@ def _map(
     """The answers of ``items`` across ``jobs`` processes (None: no pool can start here)."""
     size = max(1, min(16, len(items) // (8 * jobs)))  # small: nobody idles long at the end
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    from concurrent.futures import ProcessPoolExecutor
+
     try:
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=_follow)
     except (OSError, NotImplementedError, ImportError):  # no processes in this sandbox
@@ -175,6 +182,8 @@ def _submit(
     pool: ProcessPoolExecutor, function: Callable[[LessonFile], T], chunk: list[Item]
 ) -> Future[list[T | _Changed | None]] | None:
     """The chunk sent to a worker; None when no worker can take it (it is done here)."""
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         return pool.submit(_chunk, function, chunk)
     except (OSError, BrokenProcessPool):
@@ -188,6 +197,8 @@ def _done(
 ) -> list[T | _Changed | None]:
     """A chunk's answers; a chunk no worker took, or lost with its worker (killed, out of
     memory), is done here."""
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         if future is not None:
             return future.result()

@@ -140,15 +140,15 @@ def _walk(root: Path) -> _Tree:
             unreadable.append(folder)
             continue
         for entry in entries:
-            if entry.name == LESSON_FILE:
-                lessons.append(folder / entry.name)
-            elif entry.name == CATALOG_FILE:
-                catalogs.append(folder / entry.name)
+            name = entry.name
+            if name == LESSON_FILE:
+                lessons.append(folder / name)
+            elif name == CATALOG_FILE:
+                catalogs.append(folder / name)
                 if _exists(entry.is_file):
                     holders.add(folder)
-            elif not entry.name.startswith(".") and _exists(
-                    lambda e=entry: e.is_dir(follow_symlinks=False)):  # type: ignore[misc]
-                folders.append(folder / entry.name)
+            elif not name.startswith(".") and _real_folder(entry):
+                folders.append(folder / name)
     return _Tree(sorted(lessons), sorted(catalogs), frozenset(holders), sorted(unreadable))
 
 
@@ -159,6 +159,14 @@ def _walked(root: Path, walks: Walks | None) -> _Tree:
     if root not in walks:
         walks[root] = _walk(root)
     return walks[root]
+
+
+def _real_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether a listed entry is a folder, not a symlink to one (False when unknowable)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _exists(check: Callable[[], bool]) -> bool:
