@@ -67,14 +67,16 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
 def test_jobs_choose_processes_and_never_change_the_output(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from concurrent import futures
+
     from rlkl import pool
 
     space = Workspace.copy(tmp_path, SEED, "ppo-clipped-objective")
     space.edit("ratio is 1.4. With", "ratio is 1.5. With")
     monkeypatch.setattr(pool, "POOL_MIN_LESSONS", 1)
     pools: list[int] = []
-    real = pool.ProcessPoolExecutor
-    monkeypatch.setattr(pool, "ProcessPoolExecutor",
+    real = futures.ProcessPoolExecutor  # the pool imports it where it starts one
+    monkeypatch.setattr(futures, "ProcessPoolExecutor",
                         lambda **kw: pools.append(kw["max_workers"]) or real(**kw))
     root = str(space.root)
     serial = _run("check", "--no-cache", "-j", "1", root, "--format", "json")

@@ -146,6 +146,8 @@ def test_regen_across_processes_does_what_one_process_does(
 ) -> None:
     """A large corpus is regenerated lesson by lesson in worker processes: the same files
     written, the same report and the same diagnostics as in one process."""
+    from concurrent import futures
+
     from rlkl import pool
 
     lessons = (SEED, "ppo-clipped-objective", "kl-direction-estimators")
@@ -157,8 +159,8 @@ def test_regen_across_processes_does_what_one_process_does(
     shutil.copytree(space.root, pristine)
     monkeypatch.setattr(pool, "POOL_MIN_LESSONS", 1)
     pools: list[int] = []
-    real = pool.ProcessPoolExecutor
-    monkeypatch.setattr(pool, "ProcessPoolExecutor", lambda **kw: pools.append(1) or real(**kw))
+    real = futures.ProcessPoolExecutor  # the pool imports it where it starts one
+    monkeypatch.setattr(futures, "ProcessPoolExecutor", lambda **kw: pools.append(1) or real(**kw))
     outcomes = []
     for jobs in (1, 2):
         shutil.rmtree(space.root)
