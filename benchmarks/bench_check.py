@@ -2,6 +2,7 @@
 
     python benchmarks/bench_check.py            # 1,000 lessons (several minutes)
     python benchmarks/bench_check.py --n 200    # quicker
+    python benchmarks/bench_check.py --against 3ddc28d --rounds 3   # and an A/B with a ref
 
 Measures, on a synthetic corpus made by ``benchmarks/corpus.py`` (new ids, numbers varied
 consistently, bindings, fixtures written by ``rlkl regen``):
@@ -17,12 +18,19 @@ consistently, bindings, fixtures written by ``rlkl regen``):
 
 Every figure is the wall time of one subprocess run (start-up included), on this machine,
 now: a measurement, not a guarantee.
+
+With ``--against REF`` it then runs the cold check, the warm check after one change and the
+cold check of ``content/`` with the ``rlkl`` package of git ref ``REF`` (``git archive``
+into a temporary folder, put first on ``PYTHONPATH``) and with this checkout, interleaved,
+``--rounds`` times on the same corpus, and prints each variant's median and this checkout's
+ratio to the ref's: on a shared machine, the comparison that load does not decide.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -45,9 +53,52 @@ def _run(*args: str, env: dict[str, str] | None = None, ok: tuple[int, ...] = (0
     return elapsed
 
 
+def _against(ref: str, root: Path, changed: Path, tmp: Path, rounds: int) -> None:
+    """Interleaved medians of this checkout and git ref ``ref`` (see the module docstring)."""
+    code = tmp / "ref"
+    code.mkdir()
+    archive = subprocess.run(["git", "archive", ref, "rlkl", "schema"], cwd=REPO,
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
+    variants = {ref: code, "this checkout": REPO}
+    shell = "import sys; from rlkl.cli import main; sys.argv[0] = 'rlkl'; main()"
+
+    def run(name: str, *args: str) -> float:
+        index = list(variants).index(name)  # each variant its own cache (equation readings too)
+        env = {**os.environ, "PYTHONPATH": str(variants[name]),
+               "RLKL_CACHE_DIR": str(tmp / f"cache-{index}")}
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", shell, *args], cwd=tmp, env=env,
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"{name}: rlkl {' '.join(args)} exited {done.returncode}:\n"
+                             f"{done.stderr[-2000:]}")
+        return time.perf_counter() - started
+
+    for name in variants:
+        run(name, "check", str(root))  # fills the caches: the rounds time only what they say
+    times: dict[tuple[str, str], list[float]] = {}
+    text = changed.read_text(encoding="utf-8")
+    for turn in range(rounds):
+        for name in variants:
+            times.setdefault((name, "cold"), []).append(run(name, "check", "--no-cache", str(root)))
+            # bytes never seen before (trailing newlines, one more each round): one miss
+            changed.write_text(text + "\n" * (turn + 1), encoding="utf-8")
+            times.setdefault((name, "warm"), []).append(run(name, "check", str(root)))
+            changed.write_text(text, encoding="utf-8")
+            shipped = run(name, "check", "--no-cache", str(REPO / "content"))
+            times.setdefault((name, "content/"), []).append(shipped)
+    print(f"interleaved, {rounds} rounds (median s): {ref} vs this checkout")
+    for what in ("cold", "warm", "content/"):
+        old, new = (statistics.median(times[(n, what)]) for n in variants)
+        print(f"  {what:<9} {old:7.2f} {new:7.2f}  this checkout / {ref}: {new / old:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=1000, help="lessons in the corpus")
+    parser.add_argument("--against", help="git ref to compare with, interleaved")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --against")
     args = parser.parse_args()
     rlkl = str(BIN / "rlkl")
     with tempfile.TemporaryDirectory(prefix="rlkl-bench-") as tmp:
@@ -71,6 +122,8 @@ def main() -> None:
         plugin_n2 = _run(*pytest, "-n", "2", env=env)
         startup = min(_run(rlkl, "--version") for _ in range(3))
         shipped = min(_run(rlkl, "check", "--no-cache", "content", env=env) for _ in range(3))
+        if args.against:
+            _against(args.against, root, changed, Path(tmp), args.rounds)
     rows = [
         ("regen --fix (writes fixtures)", fix, ""),
         ("regen (nothing to write)", regen, ""),

@@ -1,9 +1,9 @@
 """A synthetic corpus of N lessons made from the shipped ones (used by ``bench_check.py``).
 
-Lesson ``i`` is a copy of shipped lesson ``i % 4`` with a new id (``<id>-<i>``), its
-bindings pointed at that id, its exempt numbers varied (a count the core cannot recompute,
-so any value is consistent), and — for two copies in three — one input varied
-everywhere it is written, with the dependent outputs rewritten by ``rlkl regen --fix``.
+Lesson ``i`` is a copy of shipped lesson ``i % 9`` (the nine, sorted) with a new id
+(``<id>-<i>``), its bindings pointed at that id, its exempt numbers varied (a count the core
+cannot recompute, so any value is consistent), and — for two copies in three — one input
+varied everywhere it is written, with the dependent outputs rewritten by ``rlkl regen --fix``.
 Fixtures are made by ``rlkl regen``, as an author would.
 """
 
