@@ -255,27 +255,8 @@ def check_paths(
     """
     if view is not None or not freshness:
         cache = None
-    answered: dict[Path, Outcome[Any]] = {}  # lessons the cache or a worker answered
-    keys: dict[Path, tuple[str, str]] = {}  # a missed lesson's key and text, before its check
-    missed = []
     walks: Walks = {}
-    for path in discover(paths, walks=walks):
-        key = lesson_key(path, display_path(path)) if cache else ""
-        hit = cache.get(key) if cache else None
-        if hit is not None and hit.facts is not None:
-            answered[path] = Outcome(hit, None)
-        else:
-            keys[path] = key, file_fingerprint(path) if cache else ""
-            missed.append(path)
-    if freshness and jobs > 1 and len(missed) >= pool.POOL_MIN_LESSONS:
-        done = map_paths(partial(outcome, view=view), missed, jobs)
-        for path, one in zip(missed, done, strict=True):
-            if one is None:  # not a valid lesson there: validated and reported here
-                continue
-            answered[path] = one
-            key, text = keys[path]
-            if key and one.checked == text:  # the text it checked is the one keyed
-                _store(cache, key, path, display_path(path), one.entry)
+    answered, keys = _answered(discover(paths, walks=walks), cache, freshness, jobs, view)
     known = partial(_known, cache, answered)
     validation = validate_paths(paths, known=known, walks=walks)
     result = CheckResult(validation, [], list(validation.diagnostics))
@@ -284,12 +265,49 @@ def check_paths(
         if one is not None:
             result.add(one.entry, one.view)
             continue
-        key = keys.get(file.path, ("", ""))[0] if file.facts is not None else ""
+        key = keys.get(file.path, "") if file.facts is not None else ""
         run = _check_one(result, file, freshness, cache if key else None, key)
         if view is not None and run is not None:
             result.views.append(view(run))
     result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
     return result
+
+
+def _answered(
+    lessons: list[Path],
+    cache: Cache | None,
+    freshness: bool,
+    jobs: int,
+    view: Callable[[LessonRun], Any] | None,
+) -> tuple[dict[Path, Outcome[Any]], dict[Path, str]]:
+    """The lessons the cache answers and, for a large corpus, the ones workers check (the
+    rest are left to the caller); and each other lesson's cache key, taken before its check.
+
+    A worker's result is cached only if the lesson text it checked is the one keyed (an
+    edit reverted while the run works is no cached pass)."""
+    answered: dict[Path, Outcome[Any]] = {}
+    keys: dict[Path, str] = {}
+    texts: dict[Path, str] = {}  # the keyed lesson text, when workers may check it
+    for path in lessons:
+        key = lesson_key(path, display_path(path)) if cache else ""
+        hit = cache.get(key) if cache else None
+        if hit is not None and hit.facts is not None:
+            answered[path] = Outcome(hit, None)
+            continue
+        keys[path] = key
+        if key and jobs > 1:
+            texts[path] = file_fingerprint(path)
+    missed = list(keys)
+    if not (freshness and jobs > 1 and len(missed) >= pool.POOL_MIN_LESSONS):
+        return answered, keys
+    for path, one in zip(missed, map_paths(partial(outcome, view=view), missed, jobs),
+                         strict=True):
+        if one is None:  # not a valid lesson there: validated and reported by the caller
+            continue
+        answered[path] = one
+        if keys[path] and one.checked == texts.get(path):
+            _store(cache, keys[path], path, display_path(path), one.entry)
+    return answered, keys
 
 
 def _known(
