@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from rlkl import validate
 from rlkl.diagnostics import Diagnostic
@@ -136,7 +136,8 @@ def map_lessons(
     answers = _map(function, items, jobs)
     if answers is None:  # no processes in this sandbox
         return [function(file) for file in files]
-    return [changed(a.path) if isinstance(a, _Changed) else a for a in answers]  # type: ignore[misc]
+    # never None here: every item carries the fingerprint its lesson was validated with
+    return [changed(a.path) if isinstance(a, _Changed) else cast(T, a) for a in answers]
 
 
 def map_paths(
