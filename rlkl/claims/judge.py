@@ -59,7 +59,7 @@ def plain(value: Any) -> Any:
         return bool(value)
     if isinstance(value, str):
         return value
-    if np.ndim(value) > 0:
+    if not isinstance(value, (int, float)) and np.ndim(value) > 0:  # a number is 0-d
         return [plain(v) for v in np.asarray(value).tolist()]
     number = float(value)
     return number if math.isfinite(number) else repr(number)
