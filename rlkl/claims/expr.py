@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import warnings
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -67,7 +68,9 @@ def _parse(source: str) -> ast.Expression:
     if len(source) > MAX_LENGTH:
         raise ExprError(f"expression longer than {MAX_LENGTH} characters")
     try:
-        tree = ast.parse(source.translate(_PROSE_OPERATORS).strip(), mode="eval")
+        with warnings.catch_warnings():  # "invalid escape sequence" is the parse's, never printed
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source.translate(_PROSE_OPERATORS).strip(), mode="eval")
     except SyntaxError as exc:
         raise ExprError(f"not a valid expression: {exc.msg}") from None
     except (RecursionError, MemoryError, ValueError):

@@ -198,6 +198,18 @@ def _first_start(text: str, low: int, high: int) -> int:
     return start
 
 
+_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
+
+
+def _never_arithmetic(source: str) -> bool:
+    """Whether ``source`` can be ruled out without parsing it: it holds a quote and no ``#``
+    (a string, or a syntax error: :func:`expr.is_arithmetic` takes no text either way), or,
+    holding no quote, comment or backslash, its brackets do not pair up (a syntax error)."""
+    if not _OPAQUE.isdisjoint(source):
+        return "#" not in source and ("'" in source or '"' in source)
+    return any(source.count(left) != source.count(right) for left, right in _PAIRS)
+
+
 def arithmetic(text: str, mentions: list[Mention]) -> Iterator[Arithmetic]:
     """Every ``<literal expression> = <number>`` in ``text`` (``≈`` too)."""
     by_start = {m.start: m for m in mentions}
@@ -212,7 +224,7 @@ def arithmetic(text: str, mentions: list[Mention]) -> Iterator[Arithmetic]:
             if begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] in "._"):
                 continue
             source = text[begin:left_end]
-            if not source.strip() or source[0].isspace():
+            if not source.strip() or source[0].isspace() or _never_arithmetic(source):
                 continue
             try:
                 tree = expr.parse(source)

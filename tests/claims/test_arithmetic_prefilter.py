@@ -1,5 +1,6 @@
 """Recognising ``<literal expression> = <number>`` skips starts that cannot parse as a
-literal expression; it must find exactly what parsing every start finds."""
+literal expression (past variable words; sources with a string or unpaired brackets); it must
+find exactly what parsing every start finds."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rlkl.claims import matching
+from rlkl.claims import expr, matching
 from rlkl.claims.scanner import scan
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
@@ -21,6 +24,8 @@ TRICKY = [
     "unicode ﬁrst 2×3 = 6, étude 1+2 = 3, ｍin(1, 2) = 1",
     "lambda x: 1 + 2 = 3 and 1 if ratio else 2 = 2 and (1 + 2) = 3",
     "mean([1, 2, 3]) ≈ 2 but not mean([1, 2]) = 1.5 after ratio_2 * 3 = 6",
+    "the paper's (1 + 2)×3 = 9, it's [0.5, 2) so 0.5 = 0.5 and 2) + (1 = 3",
+    "don't (2+3 = 5 but 1 + 1 # it's = 2 and \"a\" + 1 = 2, max(1, (2) = 2",
 ]
 
 
@@ -47,6 +52,7 @@ def test_prefilter_finds_what_parsing_every_start_finds(
     mentions = scan("/x", text)
     fast = [(a.source, a.start, a.result) for a in matching.arithmetic(text, mentions)]
     monkeypatch.setattr(matching, "_first_start", lambda text, low, high: low)
+    monkeypatch.setattr(matching, "_never_arithmetic", lambda source: False)
     reference = [(a.source, a.start, a.result) for a in matching.arithmetic(text, mentions)]
     assert fast == reference
 
@@ -56,3 +62,15 @@ def test_prefilter_skips_past_variable_words() -> None:
     assert "zebra" not in matching._harmless_words()
     assert matching._first_start(text, 0, len(text)) == text.index(" is")
     assert matching._first_start("a 'b' min(1)", 0, 12) == 0  # a string: parse decides
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="12.+-×()[]{}'\"#\\ ab,=", min_size=1, max_size=14))
+def test_a_source_ruled_out_is_never_a_literal_expression(source: str) -> None:
+    if not matching._never_arithmetic(source):
+        return
+    try:
+        tree = expr.parse(source)
+    except expr.ExprError:
+        return
+    assert not expr.is_arithmetic(tree), source

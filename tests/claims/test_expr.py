@@ -107,3 +107,11 @@ def test_constants_other_than_numbers_and_text_are_refused_when_read(source: str
     """Refused by parse, wherever they stand (a short-circuit never hides one)."""
     with pytest.raises(expr.ExprError, match="is not allowed"):
         expr.parse(source)
+
+
+def test_parsing_a_backslash_in_a_string_warns_nothing(recwarn: pytest.WarningsRecorder) -> None:
+    """An invalid escape (``'\\d'``) is the parser's business: no warning reaches the author's
+    terminal (a SyntaxWarning, printed by default, from Python 3.12 on)."""
+    expr.parse("'\\d' + 1 == 2")
+    noise = (SyntaxWarning, DeprecationWarning)
+    assert not [w for w in recwarn.list if issubclass(w.category, noise)]
