@@ -126,6 +126,10 @@ def _claim(verdict: Verdict, entry: Mapping[str, Any], recorded: Any) -> Change:
     """The change of one fresh claim given its recorded entry (None: not recorded)."""
     if not isinstance(recorded, Mapping):
         return Change(Status.NEW, "claim", verdict.id, verdict, computed=entry["computed"])
+    if recorded == entry:  # recorded exactly as it is now (the common case): what follows says
+        status = Status.VERIFIED if verdict.ok else Status.FAILED  # so too, field by field
+        return Change(status, "claim", verdict.id, verdict, recorded=recorded.get("computed"),
+                      computed=entry["computed"], current=True)
     current = _current(recorded, entry)
     base = {"verdict": verdict, "current": current, "computed": entry["computed"]}
     if not verdict.ok:
