@@ -48,7 +48,8 @@ _SUPERSCRIPT = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )
 _WORD = re.compile(r"[A-Za-z_]")
-_ANY_NUMBER = re.compile(rf"\d|{_SYMBOL.pattern}")  # a text without one has no mention
+# Numbers and symbols share no character, so one pass finds both (in order).
+_MENTION = re.compile(rf"(?P<number>{_NUMBER.pattern})|{_SYMBOL.pattern}")
 
 
 @dataclass(frozen=True)
@@ -119,10 +120,11 @@ def _notation(text: str, start: int, end: int, whole: bool) -> bool:
 
 def scan(pointer: str, text: str) -> list[Mention]:
     """Every numeric mention of ``text`` (the string at ``pointer``), left to right."""
-    if not _ANY_NUMBER.search(text):
-        return []
-    mentions = [_symbol(pointer, m) for m in _SYMBOL.finditer(text)]
-    for match in _NUMBER.finditer(text):
+    mentions = []
+    for match in _MENTION.finditer(text):
+        if match.group("number") is None:
+            mentions.append(_symbol(pointer, match))
+            continue
         start, end = match.span()
         sign = match.group("sign") or ""
         if sign and not _attached_sign(text, start):
@@ -151,7 +153,7 @@ def scan(pointer: str, text: str) -> list[Mention]:
         if sign and sign != "+":
             value = -value
         mentions.append(Mention(pointer, start, end, text[start:end], value, decimals))
-    return sorted(mentions, key=lambda m: m.start)
+    return mentions
 
 
 def format_number(value: float, like: Mention) -> str:
