@@ -48,8 +48,7 @@ _SUPERSCRIPT = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )
 _WORD = re.compile(r"[A-Za-z_]")
-# Numbers and symbols share no character, so one pass finds both (in order).
-_MENTION = re.compile(rf"(?P<number>{_NUMBER.pattern})|{_SYMBOL.pattern}")
+_ANY_NUMBER = re.compile(rf"\d|{_SYMBOL.pattern}")  # a text without one has no mention
 
 
 @dataclass(frozen=True)
@@ -120,11 +119,10 @@ def _notation(text: str, start: int, end: int, whole: bool) -> bool:
 
 def scan(pointer: str, text: str) -> list[Mention]:
     """Every numeric mention of ``text`` (the string at ``pointer``), left to right."""
-    mentions = []
-    for match in _MENTION.finditer(text):
-        if match.group("number") is None:
-            mentions.append(_symbol(pointer, match))
-            continue
+    if not _ANY_NUMBER.search(text):
+        return []
+    mentions = [_symbol(pointer, m) for m in _SYMBOL.finditer(text)]
+    for match in _NUMBER.finditer(text):
         start, end = match.span()
         sign = match.group("sign") or ""
         if sign and not _attached_sign(text, start):
@@ -153,7 +151,7 @@ def scan(pointer: str, text: str) -> list[Mention]:
         if sign and sign != "+":
             value = -value
         mentions.append(Mention(pointer, start, end, text[start:end], value, decimals))
-    return mentions
+    return sorted(mentions, key=lambda m: m.start)
 
 
 def format_number(value: float, like: Mention) -> str:
