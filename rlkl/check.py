@@ -257,7 +257,7 @@ def check_paths(
         cache = None
     walks: Walks = {}
     answered, keys = _answered(discover(paths, walks=walks), cache, freshness, jobs, view)
-    known = partial(_known, cache, answered)
+    known = partial(_known, cache, answered, keys)
     validation = validate_paths(paths, known=known, walks=walks)
     result = CheckResult(validation, [], list(validation.diagnostics))
     for file in validation.files:
@@ -311,14 +311,20 @@ def _answered(
 
 
 def _known(
-    cache: Cache | None, answered: dict[Path, Outcome[Any]], path: Path, display: str
+    cache: Cache | None,
+    answered: dict[Path, Outcome[Any]],
+    missed: dict[Path, str],
+    path: Path,
+    display: str,
 ) -> Facts | None:
     """The facts of the lesson at ``path`` when this run already has them (the cache or a
     worker answered it; for the rest of a corpus, the cache), else None:
-    :data:`rlkl.validate.Known`."""
+    :data:`rlkl.validate.Known`. A lesson the cache already missed is not asked again."""
     one = answered.get(path)
     if one is not None:
         return one.entry.facts
+    if path in missed:
+        return None
     hit = cache.get(lesson_key(path, display)) if cache else None
     return hit.facts if hit is not None else None
 
