@@ -83,7 +83,7 @@ class Entry:
     claims: int
     verified: int
     exempt: int
-    failed: bool = False  # not finished (RLKL901, RLKL907); never stored
+    failed: bool = False  # not finished (RLKL901); never stored
     facts: Facts | None = None  # the lesson's, when it is stored
 
     @classmethod

@@ -57,7 +57,7 @@ class CheckResult:
     validation: ValidationResult
     lessons: list[LessonRun]
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    failed: int = 0  # lessons not finished: a stage raised (RLKL901), or it changed (RLKL907)
+    failed: int = 0  # lessons not finished: a stage raised on them (RLKL901)
     # lessons kept as counts and diagnostics only: from the cache, a worker process or regen
     counted: list[Entry] = field(default_factory=list)
     views: list[Any] = field(default_factory=list)  # check_paths(view=...) of each lesson run

@@ -494,7 +494,8 @@ CODES: dict[str, str] = {
     "RLKL904": "no lesson found under the paths given",
     "RLKL905": "regen could not write or remove a file (permissions, a dangling symlink)",
     "RLKL906": "regen does not replace a read-only file",
-    "RLKL907": "a lesson changed while the command worked on it (it was not checked)",
+    # RLKL907 (a lesson changed between regen's validation and its worker) is retired:
+    # regen's workers validate what they write. Its number is never given to another meaning.
 }
 
 

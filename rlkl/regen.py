@@ -11,7 +11,7 @@ import math
 import os
 import stat
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -29,11 +29,11 @@ from rlkl.claims import fixtures
 from rlkl.claims.changes import Change, up_to_date
 from rlkl.claims.scanner import format_number
 from rlkl.claims.source import encode_like, mention_range, splice
-from rlkl.corpus import CATALOG_FILE, LESSON_FILE
+from rlkl.corpus import CATALOG_FILE, LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import display_path, file_kind
-from rlkl.pool import lesson_changed, load_lesson, map_lessons
-from rlkl.validate import LessonFile, validate_paths
+from rlkl.pool import load_lesson, map_paths
+from rlkl.validate import LessonFile, Walks, discover, validate_paths
 
 MAX_FIX_ROUNDS = 5
 
@@ -253,31 +253,33 @@ def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -
         report.refused.append(refused)
 
 
-def _shared_fixtures(files: Sequence[LessonFile]) -> dict[Path, Diagnostic]:
-    """Lessons whose fixtures file another lesson of the run also uses (two lesson files in
-    one folder): RLKL512 for each but the folder's ``lesson.json``, whose fixtures they are."""
-    by_file: dict[Path, list[LessonFile]] = {}
-    for file in files:
-        by_file.setdefault(Path(os.path.abspath(fixtures.path_for(file.path))), []).append(file)
-    shared: dict[Path, Diagnostic] = {}
-    for group in (g for g in by_file.values() if len(g) > 1):
-        for file in group:
-            if file.path.name == LESSON_FILE or file.document is None:
-                continue
-            shared[file.path] = file.document.diagnostic(
-                "", "RLKL512",
-                f"{file.path.name} shares {fixtures.FILENAME} with another lesson file "
-                "in its folder; regen writes fixtures only for the folder's lesson.json "
-                "(one lesson per folder)")
-    return shared
+def _shared_fixtures(lessons: Sequence[Path]) -> frozenset[Path]:
+    """Lesson files whose fixtures file another lesson file of the run also uses (two lesson
+    files in one folder): each but the folder's ``lesson.json``, whose fixtures they are.
+    Decided by the files found, valid or not: a ``lesson.json`` broken just now still owns
+    its fixtures, which its neighbour must not overwrite."""
+    by_file: dict[Path, list[Path]] = {}
+    for path in lessons:
+        by_file.setdefault(Path(os.path.abspath(fixtures.path_for(path))), []).append(path)
+    return frozenset(path for group in by_file.values() if len(group) > 1
+                     for path in group if path.name != LESSON_FILE)
+
+
+def _shared(run: LessonRun) -> Diagnostic:
+    """RLKL512: this lesson file shares its folder's fixtures (:func:`_shared_fixtures`)."""
+    return run.document.diagnostic(
+        "", "RLKL512",
+        f"{run.file.path.name} shares {fixtures.FILENAME} with another lesson file "
+        "in its folder; regen writes fixtures only for the folder's lesson.json "
+        "(one lesson per folder)")
 
 
 def regen_lesson(
-    file: LessonFile, *, asked: Sequence[Path], fix: bool, shared: Mapping[Path, Diagnostic]
+    file: LessonFile, *, asked: Sequence[Path], fix: bool, shared: frozenset[Path]
 ) -> tuple[RegenReport, Entry]:
     """One lesson: the ``--fix`` rounds, its fixtures written, kept or removed, and its check
-    afterwards (diagnostics and counts). Lessons are independent, so a large corpus runs this
-    across processes (:func:`rlkl.check.map_lessons`)."""
+    afterwards (diagnostics, counts and the lesson's facts as it now is). Lessons are
+    independent, so a large corpus runs this across processes (:func:`rlkl.pool.map_paths`)."""
     report = RegenReport()
     run, error = check_lesson(file, freshness=False)
     if run is not None and fix:
@@ -289,7 +291,7 @@ def regen_lesson(
     if fix and ambiguity(run):
         report.not_fixed[run.file.path] = ambiguity(run)
     elif run.file.path in shared:
-        report.refused.append(shared[run.file.path])
+        report.refused.append(_shared(run))
     else:
         _write_fixture(run, asked, report)
     # the lesson as regen saw it: only its fixtures are new, so it is compared with them again
@@ -302,10 +304,6 @@ def regen_lesson(
     return report, lesson_entry(run)
 
 
-def _changed(path: Path) -> tuple[RegenReport, Entry]:
-    return RegenReport(), Entry.failure(lesson_changed(path))
-
-
 def regen_paths(
     paths: Sequence[Path], *, fix: bool = False, jobs: int = 1
 ) -> tuple[RegenReport, CheckResult]:
@@ -314,21 +312,29 @@ def regen_paths(
     Only files whose content changes are written, each atomically, and only inside the corpus
     (symlinks resolved). The one file regen ever deletes is the ``fixtures.json`` beside a
     lesson it just processed that has no claims left; fixtures of lessons not under ``paths``,
-    and any other file called ``fixtures.json``, are never touched. With ``jobs`` > 1 a large
-    corpus is processed in that many processes. Returns what changed and a fresh check of the
-    result (every lesson as counts and diagnostics, in ``counted``).
+    and any other file called ``fixtures.json``, are never touched. Each lesson is read,
+    validated and worked on in one pass (:func:`rlkl.pool.map_paths`: with ``jobs`` > 1, a
+    large corpus in that many processes); the corpus rules then run on the facts of the
+    lessons as regen left them, and a lesson that was not valid is validated here. Returns
+    what changed and a fresh check of the result (every lesson as counts and diagnostics, in
+    ``counted``).
     """
-    validation = validate_paths(paths)
-    files = [file for file in validation.files if file.lesson is not None]
-    each = partial(regen_lesson, asked=tuple(paths), fix=fix, shared=_shared_fixtures(files))
-    done = map_lessons(each, files, jobs, _changed)
+    walks: Walks = {}
+    lessons = discover(paths, walks=walks)
+    each = partial(regen_lesson, asked=tuple(paths), fix=fix, shared=_shared_fixtures(lessons))
+    done = {path: one for path, one in zip(lessons, map_paths(each, lessons, jobs), strict=True)
+            if one is not None}
     report = RegenReport()
-    for part, _ in done:
+    for part, _ in done.values():
         report.merge(part)
-    if report.fixed:  # positions in the rewritten lessons moved: validate them as they now are
-        validation = validate_paths(paths)
+
+    def known(path: Path, display: str) -> Facts | None:  # rlkl.validate.Known
+        one = done.get(path)
+        return one[1].facts if one is not None else None
+
+    validation = validate_paths(paths, known=known, walks=walks)
     result = CheckResult(validation, [], list(validation.diagnostics))
-    for _, entry in done:
+    for _, entry in done.values():
         result.add(entry)
     result.diagnostics = sorted(
         [*result.diagnostics, *dict.fromkeys(report.refused)],

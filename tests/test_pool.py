@@ -5,7 +5,6 @@ under every start method."""
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -17,7 +16,8 @@ import pytest
 from rlkl import check, pool, validate
 from rlkl.cache import Cache
 from rlkl.check import check_paths
-from rlkl.validate import LessonFile, validate_paths
+from rlkl.regen import regen_paths
+from rlkl.validate import LessonFile
 from tests.claims.helpers import SEED, Workspace
 
 LESSONS = (SEED, "ppo-clipped-objective", "kl-direction-estimators")
@@ -25,10 +25,6 @@ LESSONS = (SEED, "ppo-clipped-objective", "kl-direction-estimators")
 
 def _pid(_: object) -> int:
     return os.getpid()
-
-
-def _name(file: LessonFile) -> str:
-    return file.path.parent.name
 
 
 def _die_in_worker(caller: int, victim: str, file: LessonFile) -> str:
@@ -67,6 +63,27 @@ def test_a_pooled_lesson_is_read_and_validated_once_in_its_worker(
     result = check_paths([space.root], jobs=2)
     assert result.summary()["finished"] == len(LESSONS) and not result.summary()["errors"]
     assert here == []
+
+
+def test_a_pooled_regen_reads_and_validates_each_lesson_once_in_its_worker(
+    space: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """regen's workers read, validate, fix and write each lesson in one pass: the command's
+    process parses none of them (no validation first and again in the worker)."""
+    here: list[Path] = []
+    load_lesson = validate.load_lesson
+
+    def spy(path: Path):  # type: ignore[no-untyped-def]
+        if os.getpid() == parent:
+            here.append(path)
+        return load_lesson(path)
+
+    parent = os.getpid()
+    monkeypatch.setattr(validate, "load_lesson", spy)
+    space.edit("ratio is 1.4. With", "ratio is 1.5. With")  # one number for --fix to rewrite
+    report, result = regen_paths([space.root], fix=True, jobs=2)
+    assert report.fixed and result.summary()["finished"] == len(LESSONS)
+    assert not result.summary()["errors"] and here == []
 
 
 def test_a_lesson_saved_while_workers_check_it_is_never_cached_under_other_bytes(
@@ -143,10 +160,9 @@ def test_a_lesson_edited_during_its_serial_check_is_not_cached(
 
 
 def test_a_dead_workers_lessons_are_done_here(space: Workspace) -> None:
-    files = validate_paths([space.root]).files
+    paths = validate.discover([space.root])
     work = partial(_die_in_worker, os.getpid(), "ppo-clipped-objective")
-    names = pool.map_lessons(work, files, 2, changed=str)
-    assert names == [_name(f) for f in files]
+    assert pool.map_paths(work, paths, 2) == [path.parent.name for path in paths]
 
 
 @pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
@@ -154,16 +170,6 @@ def test_workers_follow_their_parent_under_every_start_method(method: str) -> No
     context = multiprocessing.get_context(method)
     with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=pool._follow) as p:
         assert p.submit(os.getpid).result(timeout=60) != os.getpid()
-
-
-def test_only_validated_bytes_are_checked(space: Workspace) -> None:
-    """The worker compares what it reads with what was validated (not only the path)."""
-    files = validate_paths([space.root]).files
-    folder = space.root / "kl-direction-estimators"
-    data = json.loads((folder / "lesson.json").read_text(encoding="utf-8"))
-    (folder / "lesson.json").write_text(json.dumps(data), encoding="utf-8")  # same data
-    answers = pool.map_lessons(_name, files, 2, changed=lambda path: f"changed {path.name}")
-    assert answers.count("changed lesson.json") == 1
 
 
 def test_lessons_no_worker_can_take_are_done_here(
@@ -175,5 +181,5 @@ def test_lessons_no_worker_can_take_are_done_here(
         raise OSError("no processes here")
 
     monkeypatch.setattr(ProcessPoolExecutor, "submit", refuse)
-    files = validate_paths([space.root]).files
-    assert pool.map_lessons(_pid, files, 2, changed=str) == [os.getpid()] * len(files)
+    paths = validate.discover([space.root])
+    assert pool.map_paths(_pid, paths, 2) == [os.getpid()] * len(paths)

@@ -122,3 +122,22 @@ def test_regen_does_not_follow_a_symlinked_lesson_folder_out_of_the_corpus(
     assert sorted(p.relative_to(outside) for p in outside.rglob("*")) == before
     assert (sub / "fixtures.json").read_text(encoding="utf-8") == '{"keep": true}\n'
     assert any(d.code == "RLKL902" for d in result.diagnostics)
+
+
+def test_regen_never_writes_a_folders_fixtures_for_its_second_lesson_file(
+    tmp_path: Path,
+) -> None:
+    """``fixtures.json`` belongs to the folder's ``lesson.json``, valid or not just now: a
+    second lesson file beside it is refused (RLKL512) even while ``lesson.json`` is broken,
+    never written over the first lesson's fixtures."""
+    space = Workspace.copy(tmp_path)
+    folder = space.root / SEED
+    fixtures_before = (folder / "fixtures.json").read_bytes()
+    copy = folder / "copy.json"
+    copy.write_text(space.read().replace("ratio is 1.4. With", "ratio is 1.5. With"),
+                    encoding="utf-8")
+    space.edit('"id"', '"id": 1, "oops"')  # lesson.json: no longer a valid lesson
+    _, result = regen_paths([folder / "lesson.json", copy])
+    assert (folder / "fixtures.json").read_bytes() == fixtures_before
+    [refused] = [d for d in result.diagnostics if d.code == "RLKL512"]
+    assert refused.file.endswith(f"{SEED}/copy.json")
