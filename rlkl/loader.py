@@ -50,9 +50,19 @@ class LoadError(Exception):
 
 
 def display_path(path: Path) -> str:
-    """``path`` as shown in diagnostics: relative to the working directory when possible, posix."""
+    """``path`` as shown in diagnostics: relative to the working directory when possible, posix.
+
+    A path below the working directory with no ``..`` is the rest of its text (what
+    ``os.path.relpath`` gives for it, without the normalising: a ``Path`` is already normal).
+    """
+    if not path.is_absolute():
+        return path.as_posix()
+    text, here = str(path), os.getcwd()
+    if os.sep == "/" and text.startswith(here) and text[len(here):len(here) + 1] == "/" \
+            and here != "/" and ".." not in path.parts:
+        return text[len(here) + 1:]
     try:
-        return Path(os.path.relpath(path)).as_posix() if path.is_absolute() else path.as_posix()
+        return Path(os.path.relpath(path)).as_posix()
     except ValueError:  # pragma: no cover - another drive on Windows
         return path.as_posix()
 
@@ -443,11 +453,14 @@ def read_regular(path: Path, max_bytes: int, display: str | None = None) -> byte
         chunks: list[bytes] = []
         total = 0
         while total <= max_bytes:  # a file that grows while it is read stops at the limit
-            chunk = os.read(descriptor, max_bytes + 1 - total)
+            asked = min(info.st_size + 1, max_bytes + 1 - total)
+            chunk = os.read(descriptor, asked)
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
+            if len(chunk) < asked and total == info.st_size:
+                break  # the end, where fstat put it: no second read to find it
         return b"".join(chunks)
     except OSError as error:
         reason = error.strerror or type(error).__name__

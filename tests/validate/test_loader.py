@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rlkl.loader import MAX_BYTES, MAX_DEPTH, LoadError, load_json, parse_json
+from rlkl.loader import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    LoadError,
+    display_path,
+    load_json,
+    parse_json,
+    read_regular,
+)
 
 from .helpers import SEED
 
@@ -152,3 +162,57 @@ def test_a_device_is_not_read_to_the_limit(tmp_path: Path) -> None:
     with pytest.raises(LoadError) as caught:
         load_json(Path("/dev/zero"))
     assert [d.code for d in caught.value.diagnostics] == ["RLKL112"]
+
+
+@pytest.mark.parametrize("size", [0, 1, 4096, 65537])
+def test_a_regular_file_is_read_whole_in_one_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    """One ``read`` of the size ``fstat`` gives and one byte more sees the file and its end."""
+    path = tmp_path / "lesson.json"
+    data = (bytes(range(256)) * (size // 256 + 1))[:size]
+    path.write_bytes(data)
+    asked: list[int] = []
+    read = os.read
+
+    def counted(descriptor: int, length: int) -> bytes:
+        asked.append(length)
+        return read(descriptor, length)
+
+    monkeypatch.setattr(os, "read", counted)
+    assert read_regular(path, MAX_BYTES) == data
+    assert asked == [size + 1]
+
+
+@pytest.mark.parametrize("seen", [0.5, 2.0])
+def test_a_file_whose_size_changes_after_fstat_is_read_to_its_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seen: float
+) -> None:
+    """``fstat`` saw a smaller (a file still being written) or larger (truncated) size: the
+    bytes come from reading to the end, never from the size ``fstat`` reported."""
+    path = tmp_path / "lesson.json"
+    data = bytes(range(256)) * 40
+    path.write_bytes(data)
+    fstat = os.fstat
+
+    def stale(descriptor: int) -> os.stat_result:
+        info = list(fstat(descriptor))
+        info[stat.ST_SIZE] = int(len(data) * seen)
+        return os.stat_result(info)
+
+    monkeypatch.setattr(os, "fstat", stale)
+    assert read_regular(path, MAX_BYTES) == data
+
+
+@given(st.lists(st.sampled_from(["a", "b", "..", ".", "lesson.json", "é x"]), max_size=5),
+       st.booleans())
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_display_path_is_the_path_relative_to_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parts: list[str], inside: bool
+) -> None:
+    here = tmp_path / "work"
+    here.mkdir(exist_ok=True)
+    monkeypatch.chdir(here)
+    path = (here if inside else tmp_path).joinpath(*parts)
+    assert display_path(path) == Path(os.path.relpath(path)).as_posix()
+    assert display_path(Path(*parts)) == Path(*parts).as_posix()
