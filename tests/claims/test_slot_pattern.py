@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rlkl.claims import matching
@@ -57,3 +57,43 @@ def test_a_template_finds_every_kind_of_number_a_slot_takes() -> None:
     says = "values {a}, {b}, {c}, {d}, {e} and {f} here"
     [found] = matching.find(says, "/x", text, [])
     assert [s.word for s in found.slots] == ["−2.5", "‐1e−3", "12.5%", "½", "∞", "⁻³"]
+
+
+FILLS = st.text(alphabet=ALPHABET + "abs", max_size=6)
+PIECES = st.one_of(
+    st.text(alphabet=ALPHABET + "abs×)(:;/.", min_size=1, max_size=4),
+    st.sampled_from(["{a}", "{b}", "{a}", "{a:list}", "{u:unit}"]),
+)
+
+
+@st.composite
+def written(draw: st.DrawFn) -> tuple[str, str]:
+    """A template and a text that writes it out once or twice, slots filled with numbers or
+    near-numbers, between other characters."""
+    parts = draw(st.lists(PIECES, min_size=1, max_size=5))
+    says = "".join(parts)
+    copies = []
+    for _ in range(draw(st.integers(1, 2))):
+        copy = [p if not p.startswith("{") or "}" not in p else draw(FILLS) for p in parts]
+        copies.append(draw(FILLS) + "".join(copy))
+    return says, "".join(copies) + draw(FILLS)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(written())
+@example(("({x}(", "(1(2("))  # the next search starts after the literal, not inside it
+@example(("x {n}", "x 1.4. x 2e"))  # a last slot cut to its number; one that is none
+def test_the_quick_template_pattern_finds_what_the_exact_one_finds(case: tuple[str, str]) -> None:
+    says, text = case
+    exact, _, _ = matching._compile(says)
+    assert matching._spans(says, text) == [r.spans for r in exact.findall(text) if r is not None]
+
+
+def test_a_template_whose_slots_end_at_separators_compiles_no_exact_pattern() -> None:
+    """The quick pattern answers alone when every slot text it reads is a number."""
+    says = "the ratio is {ratio}, so min({ratio}×{A}, {h:list}) here"
+    exact, quick, _ = matching._compile(says)
+    assert quick is not None
+    [found] = matching.find(says, "/x", "so the ratio is −1.4, so min(−1.4×2, [1, 2]) here", [])
+    assert [s.word for s in found.slots] == ["−1.4", "−1.4", "2", "[1, 2]"]
+    assert exact._Parser__search_re is None  # never compiled
