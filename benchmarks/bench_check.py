@@ -10,7 +10,9 @@ consistently, bindings, fixtures written by ``rlkl regen``):
 1. ``rlkl regen --fix`` and ``rlkl regen`` on the N lessons;
 2. ``rlkl check --no-cache`` (cold) against ``check-jsonschema --schemafile
    schema/lesson.schema.json`` on the same lesson files (goal: ratio <= 0.5, at worst 1.0);
-   and the same cold check in one process (``--jobs 1``);
+   the same cold check in one process (``--jobs 1``); and cold on a second corpus whose
+   lessons each have templates of their own (``make_corpus(distinct=True)``), as lessons
+   written apart do (the copies of the first share theirs, so each is compiled once);
 3. ``rlkl check`` warm, after one lesson changed, through the content-hash cache (goal:
    <= 0.1 of the cold run);
 4. the pytest plugin on the corpus, serial and with ``-n 2``;
@@ -21,9 +23,10 @@ now: a measurement, not a guarantee. rlkl runs as ``pip install`` leaves it, wit
 modules compiled to bytecode: ``PYTHONDONTWRITEBYTECODE`` is dropped from the commands'
 environment (otherwise an editable checkout compiles every module on every run, ~0.1 s).
 
-With ``--against REF`` it then runs the cold check, the warm check after one change and the
-cold check of ``content/`` with the ``rlkl`` package of git ref ``REF`` (``git archive``
-into a temporary folder, put first on ``PYTHONPATH``) and with this checkout, interleaved,
+With ``--against REF`` it then runs the cold check, the warm check after one change, the cold
+check of the own-template corpus and of ``content/`` with the ``rlkl`` package of git ref
+``REF`` (``git archive`` into a temporary folder, put first on ``PYTHONPATH``) and with this
+checkout, interleaved,
 ``--rounds`` times on the same corpus, and prints each variant's median and this checkout's
 ratio to the ref's: on a shared machine, the comparison that load does not decide.
 """
@@ -58,7 +61,7 @@ def _run(*args: str, env: dict[str, str] | None = None, ok: tuple[int, ...] = (0
     return elapsed
 
 
-def _against(ref: str, root: Path, changed: Path, tmp: Path, rounds: int) -> None:
+def _against(ref: str, root: Path, own: Path, changed: Path, tmp: Path, rounds: int) -> None:
     """Interleaved medians of this checkout and git ref ``ref`` (see the module docstring)."""
     code = tmp / "ref"
     code.mkdir()
@@ -91,10 +94,11 @@ def _against(ref: str, root: Path, changed: Path, tmp: Path, rounds: int) -> Non
             changed.write_text(text + "\n" * (turn + 1), encoding="utf-8")
             times.setdefault((name, "warm"), []).append(run(name, "check", str(root)))
             changed.write_text(text, encoding="utf-8")
+            times.setdefault((name, "own"), []).append(run(name, "check", "--no-cache", str(own)))
             shipped = run(name, "check", "--no-cache", str(REPO / "content"))
             times.setdefault((name, "content/"), []).append(shipped)
     print(f"interleaved, {rounds} rounds (median s): {ref} vs this checkout")
-    for what in ("cold", "warm", "content/"):
+    for what in ("cold", "warm", "own", "content/"):
         old, new = (statistics.median(times[(n, what)]) for n in variants)
         print(f"  {what:<9} {old:7.2f} {new:7.2f}  this checkout / {ref}: {new / old:.2f}x")
 
@@ -114,6 +118,10 @@ def main() -> None:
         regen = _run(rlkl, "regen", str(root), env=env)
         cold = _run(rlkl, "check", "--no-cache", str(root), env=env)
         serial = _run(rlkl, "check", "--no-cache", "--jobs", "1", str(root), env=env)
+        own = Path(tmp) / "own" / "content"
+        make_corpus(own, args.n, distinct=True)
+        _run(rlkl, "regen", "--fix", str(own), env=env)
+        distinct = _run(rlkl, "check", "--no-cache", str(own), env=env)
         lessons = [str(f / "lesson.json") for f in folders]
         schema = str(REPO / "schema" / "lesson.schema.json")
         baseline = _run(str(BIN / "check-jsonschema"), "--schemafile", schema, *lessons)
@@ -128,13 +136,14 @@ def main() -> None:
         startup = min(_run(rlkl, "--version") for _ in range(3))
         shipped = min(_run(rlkl, "check", "--no-cache", "content", env=env) for _ in range(3))
         if args.against:
-            _against(args.against, root, changed, Path(tmp), args.rounds)
+            _against(args.against, root, own, changed, Path(tmp), args.rounds)
     rows = [
         ("regen --fix (writes fixtures)", fix, ""),
         ("regen (nothing to write)", regen, ""),
         ("check-jsonschema (lesson schema only)", baseline, ""),
         ("check, cold (--no-cache)", cold, f"{cold / baseline:.2f}x check-jsonschema (goal <=0.5)"),
         ("check, cold, one process (--jobs 1)", serial, f"{serial / cold:.2f}x the pooled run"),
+        ("check, cold, own templates a lesson", distinct, f"{distinct / cold:.2f}x cold"),
         ("check, warm after one change", warm, f"{warm / cold:.3f}x cold (goal <= 0.1)"),
         ("pytest plugin, serial", plugin, ""),
         ("pytest plugin, -n 2", plugin_n2, f"{plugin_n2 / plugin:.2f}x serial"),

@@ -5,6 +5,10 @@ Lesson ``i`` is a copy of shipped lesson ``i % 9`` (the nine, sorted) with a new
 cannot recompute, so any value is consistent), and — for two copies in three — one input
 varied everywhere it is written, with the dependent outputs rewritten by ``rlkl regen --fix``.
 Fixtures are made by ``rlkl regen``, as an author would.
+
+The copies share their sentence templates, so a run compiles each once. With ``distinct``, six
+common words (``the``, ``is``, ...) get a suffix of the lesson's own in its prose and in its
+templates alike (95 of the 109 templates hold one), as in a corpus of lessons written apart.
 """
 
 from __future__ import annotations
@@ -21,9 +25,25 @@ VARIED_INPUTS = {
     "policy-gradient-kl-control": ("old probability 0.5", "old probability {}"),
 }
 _DECODER = re.compile(r"decoder has \d+ parameters")
+_WORDS = re.compile(r"\b(the|is|and|of|with|gives)\b")
+_SAYS = re.compile(r'^(\s*says: ")(.*)(")$', re.MULTILINE)  # templates: one quoted line each
 
 
-def _copy(source: str, target: Path, index: int) -> None:
+def _suffix(index: int) -> str:
+    """Letters of a lesson's own (``a``, ``b``, ... ``ba``): no digit, so no new number."""
+    letters = ""
+    while True:
+        index, rest = divmod(index, 26)
+        letters = chr(ord("a") + rest) + letters
+        if not index:
+            return letters
+
+
+def _own_words(text: str, index: int) -> str:
+    return _WORDS.sub(lambda m: m.group(1) + _suffix(index), text)
+
+
+def _copy(source: str, target: Path, index: int, distinct: bool) -> None:
     lesson_id = f"{source}-{index}"
     folder = target / lesson_id
     shutil.copytree(CONTENT / source, folder)
@@ -35,14 +55,19 @@ def _copy(source: str, target: Path, index: int) -> None:
     if source in VARIED_INPUTS and index // 4 % 3:
         written, varied = VARIED_INPUTS[source]
         lesson = lesson.replace(written, varied.format(("0.4", "0.6")[index // 4 % 2]))
-    (folder / "lesson.json").write_text(lesson, encoding="utf-8")
+    (folder / "lesson.json").write_text(_own_words(lesson, index) if distinct else lesson,
+                                        encoding="utf-8")
     bindings = folder / "claims.yaml"
     if bindings.is_file():
         text = bindings.read_text(encoding="utf-8")
-        bindings.write_text(text.replace(f"lesson: {source}", f"lesson: {lesson_id}"), "utf-8")
+        text = text.replace(f"lesson: {source}", f"lesson: {lesson_id}")
+        if distinct:
+            text = _SAYS.sub(lambda m: m.group(1) + _own_words(m.group(2), index) + m.group(3),
+                             text)
+        bindings.write_text(text, "utf-8")
 
 
-def make_corpus(target: Path, n: int) -> list[Path]:
+def make_corpus(target: Path, n: int, *, distinct: bool = False) -> list[Path]:
     """Write ``n`` lessons and a catalog into ``target``; return the lesson folders."""
     target.mkdir(parents=True, exist_ok=True)
     catalog = json.loads((CONTENT / "catalog.json").read_text(encoding="utf-8"))
@@ -50,7 +75,7 @@ def make_corpus(target: Path, n: int) -> list[Path]:
     published = []
     for index in range(n):
         source = SHIPPED[index % len(SHIPPED)]
-        _copy(source, target, index)
+        _copy(source, target, index, distinct)
         published.append({"id": f"{source}-{index}", "title": f"{source} {index}",
                           "status": "published"})
     referenced = [{"id": name, "title": name, "status": "planned"} for name in SHIPPED]
