@@ -26,9 +26,9 @@ environment (otherwise an editable checkout compiles every module on every run, 
 With ``--against REF`` it then runs the cold check, the warm check after one change, the cold
 check of the own-template corpus and of ``content/`` with the ``rlkl`` package of git ref
 ``REF`` (``git archive`` into a temporary folder, put first on ``PYTHONPATH``) and with this
-checkout, interleaved,
-``--rounds`` times on the same corpus, and prints each variant's median and this checkout's
-ratio to the ref's: on a shared machine, the comparison that load does not decide.
+checkout, interleaved, ``--rounds`` times on the same corpora, and prints each variant's
+median and this checkout's ratio to the ref's: on a shared machine, the comparison that load
+does not decide.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def main() -> None:
         ("check-jsonschema (lesson schema only)", baseline, ""),
         ("check, cold (--no-cache)", cold, f"{cold / baseline:.2f}x check-jsonschema (goal <=0.5)"),
         ("check, cold, one process (--jobs 1)", serial, f"{serial / cold:.2f}x the pooled run"),
-        ("check, cold, own templates a lesson", distinct, f"{distinct / cold:.2f}x cold"),
+        ("check, cold, templates not shared", distinct, f"{distinct / cold:.2f}x cold"),
         ("check, warm after one change", warm, f"{warm / cold:.3f}x cold (goal <= 0.1)"),
         ("pytest plugin, serial", plugin, ""),
         ("pytest plugin, -n 2", plugin_n2, f"{plugin_n2 / plugin:.2f}x serial"),
