@@ -6,10 +6,10 @@ A slot named twice in one sentence (``min({r}×{A},{h}×{A})``) is matched twice
 numbers are kept.
 
 Compiling a template's pattern costs ~0.25 ms a slot (the number pattern is long), more than
-the rest of checking a lesson when its templates are its own. So a template whose slots end
-where the text says (:func:`_quick`) is searched with a quick pattern that finds the same
-occurrences and compiles ~4x faster; the exact pattern compiles only when the quick one may
-differ or read a slot that holds no number (a property test compares the two).
+the rest of checking a lesson when its templates are its own. So each slot whose end the
+text decides is read by a pattern that compiles ~4x faster, and the template's quick pattern
+finds the same occurrences (:func:`_compile` says why); the exact pattern compiles only when
+a quick slot read something that is not what it takes (a property test compares the two).
 """
 
 from __future__ import annotations
@@ -59,19 +59,19 @@ def _verbatim(pattern: str) -> Any:
 # parse's custom types for slots: a number, a list of numbers, a unit word.
 _TYPES = {"n": _verbatim(_NUM), "l": _verbatim(_LIST), "u": _verbatim(_UNIT)}
 
-# The quick pattern of a template (see :func:`_quick`): a number slot is a character a number
-# can start with (ASCII: a sign, a dot or a digit; or any non-ASCII character that is no
-# space, × or ·) and a run of characters that are not separators (no number holds one); a
-# list slot a bracket to the first closing one; a unit slot itself. These small Latin-1
-# classes compile ~4x faster than ``_NUM``.
+# The quick pattern of a template (:func:`_compile`) gives each slot whose end the text
+# decides a pattern of small Latin-1 classes (4x faster to compile than ``_NUM``): "r", a
+# number slot, is an optional sign or space (as parse puts before a number), a character a
+# number can start with (ASCII: a sign, a dot or a digit; or any non-ASCII character that is
+# no space, × or ·) and a run of characters that are not separators (no number holds one);
+# "l", a list slot, is a bracket to the first closing one. Other slots keep their patterns.
 _SEPARATORS = r"""\s,;:()\[\]{}×/=<>*|!?"'·"""
 _RUN = f"[^{_SEPARATORS}]"  # one character a number slot's run may hold
 _START = r"[^\s\x00-\x2a,/:-\x7f×·]"  # the first
-_QUICK_TYPES = {
-    "n": _verbatim(f"{_START}{_RUN}*"), "l": _verbatim(r"\[[^\]]*\]"), "u": _verbatim(_UNIT)}
-# What each slot takes, as its exact pattern does (parse puts ``[-+ ]?`` before a number).
-_SLOT_TEXT = {"number": r"[-+ ]?" + _NUM, "list": _LIST, "unit": _UNIT}
-
+_QUICK_TYPES = {**_TYPES, "r": _verbatim(f"[-+ ]?{_START}{_RUN}*"),
+                "l": _verbatim(r"\[[^\]]*\]")}
+# What a slot takes, as its exact pattern does: a quick slot's text must be that.
+_SLOT_TEXT = {"number": r"[-+ ]?" + _NUM, "list": _LIST}
 
 @dataclass(frozen=True)
 class SlotMatch:
@@ -105,57 +105,48 @@ class Occurrence:
 
 
 Fields = tuple[tuple[str, str, str], ...]  # (alias, slot name, kind) of each slot
+Checks = tuple[tuple[str, str, bool], ...]  # (alias, kind, cut) of each quick slot
 
 
 @cache
-def _compile(says: str) -> tuple[parse.Parser, parse.Parser | None, Fields]:
-    """A template's exact parser, its quick one (None where it could differ: :func:`_quick`)
-    and its slots; repeated slot names get internal aliases (``A``, ``A__2``). The exact
-    parser compiles its pattern only when it is first used."""
+def _compile(says: str) -> tuple[parse.Parser, parse.Parser | None, Fields, Checks]:
+    """A template's exact parser, its quick one (None when no slot's end is decided by the
+    text) with the slots it reads quickly, and its slots; repeated slot names get internal
+    aliases (``A``, ``A__2``). The exact parser compiles its pattern only when first used.
+
+    A slot is read quickly when the text decides where it ends: a number followed by a
+    separator, a list (at its first ``]``), or a last number slot, cut afterwards to what its
+    exact pattern takes there (nothing follows it, so that is the exact pattern's first
+    choice). Why the quick pattern then finds what the exact one finds, when every quick
+    slot holds what it takes (:func:`_spans`): a quick slot can end in one place only, where
+    the exact slot must end too (a number holds no separator; a list of numbers no ``]``),
+    so every reading of the exact pattern is a reading of the quick one, in the same order,
+    and the quick pattern's first reading, its quick slots holding numbers, is the exact
+    pattern's first one: the same occurrence at the same leftmost start."""
     counts: dict[str, int] = {}
     fields: list[tuple[str, str, str]] = []
-    pattern = []
-    for piece in slots.pieces(says):
+    exact, quick, checks = [], [], []
+    parts = slots.pieces(says)
+    for index, piece in enumerate(parts):
         if isinstance(piece, str):
-            pattern.append(piece.replace("{", "{{").replace("}", "}}"))
+            exact.append(piece.replace("{", "{{").replace("}", "}}"))
+            quick.append(exact[-1])
             continue
         counts[piece.name] = counts.get(piece.name, 0) + 1
         alias = piece.name if counts[piece.name] == 1 else f"{piece.name}__{counts[piece.name]}"
         fields.append((alias, piece.name, piece.kind))
-        pattern.append("{" + alias + ":" + piece.kind[0] + "}")
-    format_ = "".join(pattern)
-    exact = parse.compile(format_, extra_types=_TYPES, case_sensitive=True)
-    quick = (parse.compile(format_, extra_types=_QUICK_TYPES, case_sensitive=True)
-             if _quick(says) else None)
-    return exact, quick, tuple(fields)
-
-
-def _quick(says: str) -> bool:
-    """Whether the quick pattern finds what the exact one finds, once each slot's text is
-    checked (:func:`_spans`): when the text decides where every slot ends.
-
-    It does when every slot but a last one is followed by literal text, a number slot by a
-    separator and a unit slot by no ``s``. Each slot then starts where the text before it
-    ends and has one possible end: a number runs to the next separator (the exact pattern
-    can end nowhere else: no number holds a separator, and the literal must follow), a list
-    to its first ``]`` (no number holds one), a unit is matched by its own pattern; a last
-    number slot is cut to what its exact pattern takes there (nothing follows it in the
-    template, so the exact pattern's first choice is the slot pattern's own). So at a start
-    both allow one reading at most, the same one when its slot texts are what the slots
-    take; and as every exact reading is a quick one, the quick pattern's leftmost start is
-    the exact one's, unless its reading there fails the check (then the exact one decides)."""
-    parts = slots.pieces(says)
-    for index, piece in enumerate(parts):
-        if isinstance(piece, str):
-            continue
-        after = parts[index + 1] if index + 1 < len(parts) else ""
-        if isinstance(after, slots.Slot):
-            return False
-        if after and piece.kind == "number" and _run_char().match(after[0]):
-            return False
-        if after.startswith("s") and piece.kind == "unit":
-            return False
-    return any(isinstance(piece, slots.Slot) for piece in parts)
+        exact.append("{" + alias + ":" + piece.kind[0] + "}")
+        after = parts[index + 1] if index + 1 < len(parts) else None
+        separated = after is None or (isinstance(after, str) and not _run_char().match(after[0]))
+        decided = piece.kind == "list" or (piece.kind == "number" and separated)
+        if decided:
+            checks.append((alias, piece.kind, piece.kind == "number" and after is None))
+        quick.append("{" + alias + ":" + ("r" if decided and piece.kind == "number"
+                                          else piece.kind[0]) + "}")
+    exact_parser = parse.compile("".join(exact), extra_types=_TYPES, case_sensitive=True)
+    quick_parser = (parse.compile("".join(quick), extra_types=_QUICK_TYPES, case_sensitive=True)
+                    if checks else None)
+    return exact_parser, quick_parser, tuple(fields), tuple(checks)
 
 
 @cache
@@ -173,31 +164,30 @@ Spans = dict[str, tuple[int, int]]  # each slot's span in one occurrence, by ali
 
 def _spans(says: str, text: str) -> list[Spans]:
     """Each occurrence of the template in ``text``, as its slots' spans: found by the quick
-    pattern when it has one and every slot it read holds what the slot takes (a last number
-    slot cut to it), else by the exact pattern (which only then compiles)."""
-    exact, quick, fields = _compile(says)
-    found = _quick_spans(quick, fields, len(slots.suffix(says)), text) if quick else None
+    pattern when it has one and every quick slot it read holds what the slot takes (a last
+    number cut to it), else by the exact pattern (which only then compiles)."""
+    exact, quick, _, checks = _compile(says)
+    found = _quick_spans(quick, checks, len(slots.suffix(says)), text) if quick else None
     if found is None:
         found = [dict(r.spans) for r in exact.findall(text) if r is not None]
     return found
 
 
-def _quick_spans(quick: parse.Parser, fields: Fields, suffix: int, text: str
+def _quick_spans(quick: parse.Parser, checks: Checks, suffix: int, text: str
                  ) -> list[Spans] | None:
-    """The quick pattern's occurrences, each slot checked; None when one is not what its
-    slot takes. Each search goes on where the last occurrence ends, as ``finditer`` does."""
-    last = fields[-1][0] if fields[-1][2] == "number" and not suffix else None
+    """The quick pattern's occurrences, each quick slot checked; None when one is not what
+    its slot takes. Each search goes on where the last occurrence ends, as ``finditer`` does."""
     found: list[Spans] = []
     position = 0
     while (result := quick.search(text, position)) is not None:
         spans: Spans = dict(result.spans)
-        for alias, _, kind in fields:
+        for alias, kind, cut in checks:
             start, end = spans[alias]
-            if alias == last:
-                cut = _slot_text(kind).match(text, start)
-                if cut is None:
+            if cut:
+                number = _slot_text(kind).match(text, start)
+                if number is None:
                     return None
-                spans[alias] = cut.span()
+                spans[alias] = number.span()
             elif not _slot_text(kind).fullmatch(text, start, end):
                 return None
         found.append(spans)
@@ -218,7 +208,7 @@ def find(says: str, pointer: str, text: str, mentions: list[Mention]) -> list[Oc
     each piece verbatim), so it is not searched: most prose fields lack most templates."""
     if not all(piece in text for piece in _literals(says)):
         return []
-    _, _, fields = _compile(says)
+    fields = _compile(says)[2]
     occurrences = []
     for spans in _spans(says, text):
         found = []

@@ -85,14 +85,14 @@ def written(draw: st.DrawFn) -> tuple[str, str]:
 @example(("x {n}", "x 1.4. x 2e"))  # a last slot cut to its number; one that is none
 def test_the_quick_template_pattern_finds_what_the_exact_one_finds(case: tuple[str, str]) -> None:
     says, text = case
-    exact, _, _ = matching._compile(says)
+    exact = matching._compile(says)[0]
     assert matching._spans(says, text) == [r.spans for r in exact.findall(text) if r is not None]
 
 
 def test_a_template_whose_slots_end_at_separators_compiles_no_exact_pattern() -> None:
     """The quick pattern answers alone when every slot text it reads is a number."""
     says = "the ratio is {ratio}, so min({ratio}×{A}, {h:list}) here"
-    exact, quick, _ = matching._compile(says)
+    exact, quick, _, _ = matching._compile(says)
     assert quick is not None
     [found] = matching.find(says, "/x", "so the ratio is −1.4, so min(−1.4×2, [1, 2]) here", [])
     assert [s.word for s in found.slots] == ["−1.4", "−1.4", "2", "[1, 2]"]
