@@ -82,7 +82,7 @@ def written(draw: st.DrawFn) -> tuple[str, str]:
 @settings(max_examples=3000, deadline=None)
 @given(written())
 @example(("({x}(", "(1(2("))  # the next search starts after the literal, not inside it
-@example(("x {n}", "x 1.4. x 2e"))  # a last slot cut to its number; one that is none
+@example(("x {n}", "x 1.4. x 2e"))  # a last slot cut to the number it starts with
 def test_the_quick_template_pattern_finds_what_the_exact_one_finds(case: tuple[str, str]) -> None:
     says, text = case
     exact = matching._compile(says)[0]
