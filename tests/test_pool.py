@@ -45,45 +45,41 @@ def test_lessons_are_checked_in_other_processes(space: Workspace) -> None:
     assert len(pids) == len(LESSONS) and os.getpid() not in pids
 
 
+@pytest.fixture
+def read_here(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The lessons this process (not a worker) reads and validates from now on."""
+    here: list[Path] = []
+    load_lesson = validate.load_lesson
+    parent = os.getpid()
+
+    def spy(path: Path):  # type: ignore[no-untyped-def]
+        if os.getpid() == parent:
+            here.append(path)
+        return load_lesson(path)
+
+    monkeypatch.setattr(validate, "load_lesson", spy)
+    return here
+
+
 def test_a_pooled_lesson_is_read_and_validated_once_in_its_worker(
-    space: Workspace, monkeypatch: pytest.MonkeyPatch
+    space: Workspace, read_here: list[Path]
 ) -> None:
     """The command's process runs the corpus rules on the facts the workers send back: it
     parses none of the lessons they checked (each lesson is validated once, in parallel)."""
-    here: list[Path] = []
-    load_lesson = validate.load_lesson
-
-    def spy(path: Path):  # type: ignore[no-untyped-def]
-        if os.getpid() == parent:
-            here.append(path)
-        return load_lesson(path)
-
-    parent = os.getpid()
-    monkeypatch.setattr(validate, "load_lesson", spy)
     result = check_paths([space.root], jobs=2)
     assert result.summary()["finished"] == len(LESSONS) and not result.summary()["errors"]
-    assert here == []
+    assert read_here == []
 
 
 def test_a_pooled_regen_reads_and_validates_each_lesson_once_in_its_worker(
-    space: Workspace, monkeypatch: pytest.MonkeyPatch
+    space: Workspace, read_here: list[Path]
 ) -> None:
     """regen's workers read, validate, fix and write each lesson in one pass: the command's
     process parses none of them (no validation first and again in the worker)."""
-    here: list[Path] = []
-    load_lesson = validate.load_lesson
-
-    def spy(path: Path):  # type: ignore[no-untyped-def]
-        if os.getpid() == parent:
-            here.append(path)
-        return load_lesson(path)
-
-    parent = os.getpid()
-    monkeypatch.setattr(validate, "load_lesson", spy)
     space.edit("ratio is 1.4. With", "ratio is 1.5. With")  # one number for --fix to rewrite
     report, result = regen_paths([space.root], fix=True, jobs=2)
     assert report.fixed and result.summary()["finished"] == len(LESSONS)
-    assert not result.summary()["errors"] and here == []
+    assert not result.summary()["errors"] and read_here == []
 
 
 def test_a_lesson_saved_while_workers_check_it_is_never_cached_under_other_bytes(
