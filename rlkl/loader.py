@@ -58,8 +58,8 @@ def display_path(path: Path) -> str:
     if not path.is_absolute():
         return path.as_posix()
     text, here = str(path), os.getcwd()
-    if os.sep == "/" and text.startswith(here) and text[len(here):len(here) + 1] == "/" \
-            and here != "/" and ".." not in path.parts:
+    below = os.sep == "/" and here != "/" and text.startswith(here + "/")
+    if below and ".." not in path.parts:
         return text[len(here) + 1:]
     try:
         return Path(os.path.relpath(path)).as_posix()
@@ -453,7 +453,8 @@ def read_regular(path: Path, max_bytes: int, display: str | None = None) -> byte
         chunks: list[bytes] = []
         total = 0
         while total <= max_bytes:  # a file that grows while it is read stops at the limit
-            asked = min(info.st_size + 1, max_bytes + 1 - total)
+            room = max_bytes + 1 - total  # first fstat's size and a byte more, then the rest
+            asked = min(info.st_size + 1, room) if not chunks else room
             chunk = os.read(descriptor, asked)
             if not chunk:
                 break

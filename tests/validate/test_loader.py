@@ -184,24 +184,32 @@ def test_a_regular_file_is_read_whole_in_one_read(
     assert asked == [size + 1]
 
 
-@pytest.mark.parametrize("seen", [0.5, 2.0])
+@pytest.mark.parametrize("seen", [0.0, 0.5, 2.0])
 def test_a_file_whose_size_changes_after_fstat_is_read_to_its_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seen: float
 ) -> None:
-    """``fstat`` saw a smaller (a file still being written) or larger (truncated) size: the
-    bytes come from reading to the end, never from the size ``fstat`` reported."""
+    """``fstat`` saw no size (as on /proc), a smaller one (a file still being written) or a
+    larger one (truncated): the bytes come from reading to the end, never from the size
+    ``fstat`` reported, in a few reads (not a byte at a time)."""
     path = tmp_path / "lesson.json"
     data = bytes(range(256)) * 40
     path.write_bytes(data)
-    fstat = os.fstat
+    fstat, read = os.fstat, os.read
+    reads: list[int] = []
 
     def stale(descriptor: int) -> os.stat_result:
         info = list(fstat(descriptor))
         info[stat.ST_SIZE] = int(len(data) * seen)
         return os.stat_result(info)
 
+    def counted(descriptor: int, length: int) -> bytes:
+        reads.append(length)
+        return read(descriptor, length)
+
     monkeypatch.setattr(os, "fstat", stale)
+    monkeypatch.setattr(os, "read", counted)
     assert read_regular(path, MAX_BYTES) == data
+    assert len(reads) <= 3
 
 
 @given(st.lists(st.sampled_from(["a", "b", "..", ".", "lesson.json", "é x"]), max_size=5),
