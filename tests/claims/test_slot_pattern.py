@@ -1,8 +1,11 @@
-"""The number pattern of template slots matches exactly what its plain character classes say.
+"""The number pattern of template slots matches exactly what its plain character classes say,
+and a template's quick pattern finds exactly what its exact pattern finds.
 
 :data:`rlkl.claims.matching._NUM` is written for ``re`` to compile fast (classes split into
 branches); these are the same classes written plainly, and the two must agree on every
-string: where a match starts and ends, and every match ``finditer`` finds.
+string: where a match starts and ends, and every match ``finditer`` finds. The quick
+pattern (:func:`rlkl.claims.matching._compile`) is compared with the exact one on templates
+written out with numbers and near-numbers.
 """
 
 from __future__ import annotations
