@@ -92,7 +92,7 @@ def test_the_quick_template_pattern_finds_what_the_exact_one_finds(case: tuple[s
     assert matching._spans(says, text) == [r.spans for r in exact.findall(text) if r is not None]
 
 
-def test_a_template_whose_slots_end_at_separators_compiles_no_exact_pattern() -> None:
+def test_a_template_whose_slots_hold_numbers_compiles_no_exact_pattern() -> None:
     """The quick pattern answers alone when every slot text it reads is a number."""
     says = "the ratio is {ratio}, so min({ratio}×{A}, {h:list}) here"
     exact, quick, _, _ = matching._compile(says)
