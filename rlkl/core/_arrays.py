@@ -33,14 +33,22 @@ def as_float(x: ArrayLike, name: str) -> FloatArray:
     return arr
 
 
+_SMALL = 64
+"""Arrays up to this size are tested for NaN entry by entry (:func:`has_nan`)."""
+
+
 def has_nan(arr: FloatArray) -> bool:
     """Whether ``arr`` contains NaN, without allocating a mask in the common case.
 
     A sum is NaN iff some entry is NaN or +inf and -inf both occur; only then is the exact
-    (allocating) test run. A 0-d array (a scalar input) is tested directly.
+    (allocating) test run. A 0-d array (a scalar input) is tested directly, and a small one
+    (at most :data:`_SMALL` entries, as lessons have) entry by entry: numpy's reductions cost
+    microseconds of call overhead whatever the size, ~20x a loop over three floats.
     """
     if arr.ndim == 0:
         return math.isnan(arr)
+    if arr.size <= _SMALL:
+        return any(map(math.isnan, arr.ravel().tolist()))
     with np.errstate(over="ignore", invalid="ignore"):
         total = np.sum(arr)
     if not np.isnan(total):
