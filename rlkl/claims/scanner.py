@@ -37,18 +37,24 @@ MAX_DECIMALS = 300
 WIDE = Context(prec=1000, Emax=MAX_EMAX, Emin=MIN_EMIN)
 
 _SIGN = "[+\\-\u2212\u2010-\u2013\ufe63\uff0d]"
-_NUMBER = re.compile(
+# The lookahead (a number starts with a sign, a digit or a point) changes no match; it lets
+# the regex engine skip to such a character instead of trying the pattern at every one (~3x).
+_NUMBER_BODY = (
     rf"(?P<sign>{_SIGN})?(?:(?P<int>\d+)(?:\.(?P<frac>\d+))?|\.(?P<lead>\d+))"
     r"(?:[eE](?P<exp>[+\-\u2212]?\d+))?(?P<pct>%)?"
 )
-_SYMBOL = re.compile(
-    r"[\u00bc-\u00be\u2150-\u215e\u221e]|\u207b?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+"
-)
+_NUMBER = re.compile(r"(?=[+\-\u2212\u2010-\u2013\ufe63\uff0d.\d])" + _NUMBER_BODY)
+_FRACTIONS = "\u00bc-\u00be\u2150-\u215e\u221e"  # ¼ ½ ¾, ⅐ … ⅞, and ∞
+_SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074-\u2079"
+_SYMBOL = re.compile(rf"[{_FRACTIONS}]|\u207b?[{_SUPERSCRIPTS}]+")
 _SUPERSCRIPT = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )
 _WORD = re.compile(r"[A-Za-z_]")
-_ANY_NUMBER = re.compile(rf"\d|{_SYMBOL.pattern}")  # a text without one has no mention
+# One character class each, searched at C speed: a text without a digit or a symbol has no
+# mention, and only a text with a symbol is searched for symbols.
+_SYMBOL_CHAR = re.compile(rf"[{_FRACTIONS}{_SUPERSCRIPTS}]")
+_ANY_NUMBER = re.compile(rf"[\d{_FRACTIONS}{_SUPERSCRIPTS}]")
 
 
 @dataclass(frozen=True)
@@ -121,7 +127,8 @@ def scan(pointer: str, text: str) -> list[Mention]:
     """Every numeric mention of ``text`` (the string at ``pointer``), left to right."""
     if not _ANY_NUMBER.search(text):
         return []
-    mentions = [_symbol(pointer, m) for m in _SYMBOL.finditer(text)]
+    symbols = _SYMBOL.finditer(text) if _SYMBOL_CHAR.search(text) else ()
+    mentions = [_symbol(pointer, m) for m in symbols]
     for match in _NUMBER.finditer(text):
         start, end = match.span()
         sign = match.group("sign") or ""

@@ -6,7 +6,7 @@ import re
 from decimal import Decimal
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from rlkl.claims import scanner
@@ -108,10 +108,14 @@ _PROSE = st.lists(
 
 
 @given(text=_PROSE)
-def test_texts_skipped_without_a_digit_have_no_mentions(text: str) -> None:
-    """The scanner skips a text with no digit or number symbol: that never hides a number
-    (the same mentions as scanning every text)."""
+@example(text="a .5 share, −.25 and ½(log r)² at 10⁻³")
+def test_the_scanners_shortcuts_never_hide_a_number(text: str) -> None:
+    """The scanner skips a text with no digit or number symbol, looks for symbols only in a
+    text with a symbol character, and lets a lookahead skip to where a number can start: the
+    same mentions as the plain patterns tried everywhere."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(scanner, "_ANY_NUMBER", re.compile(""))
+        patch.setattr(scanner, "_SYMBOL_CHAR", re.compile(""))
+        patch.setattr(scanner, "_NUMBER", re.compile(scanner._NUMBER_BODY))
         everything = scan("/x", text)
     assert scan("/x", text) == everything
