@@ -289,6 +289,7 @@ def _first_start(text: str, low: int, high: int) -> int:
 
 
 _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
+_EQUALS = re.compile(r"\s*[=≈]\s*")
 
 
 def _never_arithmetic(source: str) -> bool:
@@ -302,8 +303,10 @@ def _never_arithmetic(source: str) -> bool:
 
 def arithmetic(text: str, mentions: list[Mention]) -> Iterator[Arithmetic]:
     """Every ``<literal expression> = <number>`` in ``text`` (``≈`` too)."""
+    if "=" not in text and "≈" not in text:
+        return  # most texts state no result: not searched (the pattern needs one of them)
     by_start = {m.start: m for m in mentions}
-    for eq in re.finditer(r"\s*[=≈]\s*", text):
+    for eq in _EQUALS.finditer(text):
         result = by_start.get(eq.end())
         if result is None:
             continue
@@ -346,6 +349,8 @@ class CoreCall:
 
 def core_calls(text: str, mentions: list[Mention]) -> Iterator[CoreCall]:
     """Every KL or entropy of literal distributions stated with its value and unit."""
+    if "KL(" not in text and "H(" not in text:
+        return  # not searched: :data:`_KL` needs one of them (``D_KL(`` holds ``KL(``)
     by_start = {m.start: m for m in mentions}
     for match in _KL.finditer(text):
         result = by_start.get(match.start("value"))
