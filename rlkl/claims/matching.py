@@ -14,7 +14,6 @@ quick slot read something that is not what it takes (a property test compares th
 
 from __future__ import annotations
 
-import keyword
 import math
 import re
 from collections.abc import Iterator
@@ -256,12 +255,13 @@ _OPAQUE = frozenset("'\"#\\")  # a string, comment or line continuation: words m
 
 @cache
 def _harmless_words() -> frozenset[str]:
-    """Words a literal expression may contain: functions, constants, their keywords, and
-    Python's keywords. Any other word is parsed as a variable (or is a syntax error)."""
+    """Words a literal expression may contain: functions, constants and their keywords. Any
+    other word is parsed as a variable, or is a Python keyword, which makes the source a
+    truth value or a comparison (``and``, ``not``, ``is``, ``True``), a construct
+    :func:`expr.parse` rejects (``if``, ``lambda``, ``None``) or a syntax error: never
+    arithmetic."""
     keywords = (k for ks in KEYWORDS.values() for k in ks)
-    return frozenset(
-        {*FUNCTIONS, *CONSTANTS, *keywords, *keyword.kwlist, *keyword.softkwlist}
-    )
+    return frozenset({*FUNCTIONS, *CONSTANTS, *keywords})
 
 
 def _first_start(text: str, low: int, high: int) -> int:
@@ -289,13 +289,17 @@ def _first_start(text: str, low: int, high: int) -> int:
 
 
 _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
+_NO_START = frozenset("=)]},;:*/%|&^<>!@×·÷")  # binary operators and closers (× is *, ÷ is /)
 _EQUALS = re.compile(r"\s*[=≈]\s*")
 
 
 def _never_arithmetic(source: str) -> bool:
-    """Whether ``source`` can be ruled out without parsing it: it holds a quote and no ``#``
-    (a string, or a syntax error: :func:`expr.is_arithmetic` takes no text either way), or,
+    """Whether ``source`` can be ruled out without parsing it: it starts with a character no
+    expression starts with (``= 0.5``, ``×2``: a syntax error); it holds a quote and no ``#``
+    (a string, or a syntax error: :func:`expr.is_arithmetic` takes no text either way); or,
     holding no quote, comment or backslash, its brackets do not pair up (a syntax error)."""
+    if source[0] in _NO_START:
+        return True
     if not _OPAQUE.isdisjoint(source):
         return "#" not in source and ("'" in source or '"' in source)
     return any(source.count(left) != source.count(right) for left, right in _PAIRS)

@@ -26,6 +26,8 @@ TRICKY = [
     "mean([1, 2, 3]) ≈ 2 but not mean([1, 2]) = 1.5 after ratio_2 * 3 = 6",
     "the paper's (1 + 2)×3 = 9, it's [0.5, 2) so 0.5 = 0.5 and 2) + (1 = 3",
     "don't (2+3 = 5 but 1 + 1 # it's = 2 and \"a\" + 1 = 2, max(1, (2) = 2",
+    "so =2 ×3 = 6, and 1 + 2 = 3 or not 2 = 2, is 1 = 1 if 2 else 3 = 3; None + 1 = 2",
+    "True + 1 = 2 but (1 in [1]) + 1 = 2, lambda: 1 + 1 = 2, match + 1 = 2, ~1 + 3 = 2",
 ]
 
 
@@ -57,15 +59,15 @@ def test_prefilter_finds_what_parsing_every_start_finds(
     assert fast == reference
 
 
-def test_prefilter_skips_past_variable_words() -> None:
+def test_prefilter_skips_past_variable_words_and_keywords() -> None:
     text = "the zebra is min(1.4×2,1.2×2)"  # "is" is a Python keyword, "min" a function
-    assert "zebra" not in matching._harmless_words()
-    assert matching._first_start(text, 0, len(text)) == text.index(" is")
+    assert "zebra" not in matching._harmless_words() and "is" not in matching._harmless_words()
+    assert matching._first_start(text, 0, len(text)) == text.index(" min")
     assert matching._first_start("a 'b' min(1)", 0, 12) == 0  # a string: parse decides
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.text(alphabet="12.+-×()[]{}'\"#\\ ab,=", min_size=1, max_size=14))
+@given(st.text(alphabet="12.+-×()[]{}'\"#\\ ab,=*/<%:", min_size=1, max_size=14))
 def test_a_source_ruled_out_is_never_a_literal_expression(source: str) -> None:
     if not matching._never_arithmetic(source):
         return
