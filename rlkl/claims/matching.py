@@ -290,15 +290,17 @@ def _first_start(text: str, low: int, high: int) -> int:
 
 _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
 _NO_START = frozenset("=)]},;:*/%|&^<>!@×·÷")  # binary operators and closers (× is *, ÷ is /)
+_COMPUTES = frozenset("+-*/(×·÷\u2212")  # what a BinOp or a Call needs, as prose writes them
 _EQUALS = re.compile(r"\s*[=≈]\s*")
 
 
 def _never_arithmetic(source: str) -> bool:
-    """Whether ``source`` can be ruled out without parsing it: it starts with a character no
+    """Whether ``source`` can be ruled out without parsing it: it holds no operator and no
+    call (``β``, ``[0.5, 0.6]``: it computes nothing); it starts with a character no
     expression starts with (``= 0.5``, ``×2``: a syntax error); it holds a quote and no ``#``
     (a string, or a syntax error: :func:`expr.is_arithmetic` takes no text either way); or,
     holding no quote, comment or backslash, its brackets do not pair up (a syntax error)."""
-    if source[0] in _NO_START:
+    if source[0] in _NO_START or _COMPUTES.isdisjoint(source):
         return True
     if not _OPAQUE.isdisjoint(source):
         return "#" not in source and ("'" in source or '"' in source)
