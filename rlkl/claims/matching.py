@@ -268,10 +268,16 @@ def _first_start(text: str, low: int, high: int) -> int:
     """The first start in ``text[low:high]`` from which ``text[start:high]`` could be a
     literal expression: past the last word that can only be read as a variable, so no
     start before it is worth parsing (:func:`expr.is_arithmetic` rejects variables). Only
-    whole ASCII words outside strings and comments count; anything doubtful counts not."""
+    whole ASCII words outside strings and comments count; anything doubtful counts not.
+
+    A quote (``the paper's``) is passed over too when the window has no ``#`` or backslash:
+    a source holding a quote then holds no comment, and :func:`_never_arithmetic` rules it
+    out; the words after the last quote are outside any string."""
     window = text[low:high]
     if not _OPAQUE.isdisjoint(window):
-        return low
+        if "#" in window or "\\" in window:
+            return low  # a comment or a line continuation: parsing decides
+        low += max(window.rfind(quote) for quote in "'\"") + 1
     start = low
     for word in _WORD.finditer(text, low, high):
         before = text[word.start() - 1] if word.start() else " "

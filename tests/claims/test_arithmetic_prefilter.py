@@ -28,6 +28,8 @@ TRICKY = [
     "don't (2+3 = 5 but 1 + 1 # it's = 2 and \"a\" + 1 = 2, max(1, (2) = 2",
     "so =2 ×3 = 6, and 1 + 2 = 3 or not 2 = 2, is 1 = 1 if 2 else 3 = 3; None + 1 = 2",
     "True + 1 = 2 but (1 in [1]) + 1 = 2, lambda: 1 + 1 = 2, match + 1 = 2, ~1 + 3 = 2",
+    "the paper's ratio 1.4×2 = 2.8 and it's 'x' + 1 = 2 or ('a' 1 + 1 = 2",
+    "it's 1 + 1 # and so = 2, the model's min(1, 2) = 1 and \"q\" max(1,2) = 2",
 ]
 
 
@@ -63,7 +65,10 @@ def test_prefilter_skips_past_variable_words_and_keywords() -> None:
     text = "the zebra is min(1.4×2,1.2×2)"  # "is" is a Python keyword, "min" a function
     assert "zebra" not in matching._harmless_words() and "is" not in matching._harmless_words()
     assert matching._first_start(text, 0, len(text)) == text.index(" min")
-    assert matching._first_start("a 'b' min(1)", 0, 12) == 0  # a string: parse decides
+    # past a quote: each source that holds one holds no comment, so it is ruled out unparsed
+    assert matching._first_start("a 'b' min(1)", 0, 12) == 5
+    assert matching._first_start("a 'b' #min(1)", 0, 13) == 0  # a comment: parsing decides
+    assert matching._first_start("a 'b' \\min(1)", 0, 13) == 0
 
 
 @settings(max_examples=3000, deadline=None)
