@@ -55,6 +55,10 @@ def quote(text: str, mention: Mention) -> str:
 
 def plain(value: Any) -> Any:
     """A JSON-ready copy of a computed value (floats, lists, bools, 'inf')."""
+    if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype == np.float64:
+        numbers = value.tolist()  # the common input: a vector of finite floats, as it is
+        if all(map(math.isfinite, numbers)):
+            return numbers
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, str):
