@@ -56,6 +56,16 @@ def has_nan(arr: FloatArray) -> bool:
     return bool(np.isnan(arr).any())
 
 
+def anywhere(mask: np.ndarray | np.bool_) -> bool:
+    """``mask.any()``, read directly for a 0-d or small mask (the checks of lesson-sized
+    inputs): numpy's reduction costs ~1 us of call overhead, the direct read ~0.1-0.2 us."""
+    if mask.ndim == 0:
+        return bool(mask)
+    if mask.size <= _SMALL:
+        return True in mask.ravel().tolist()
+    return bool(mask.any())
+
+
 def finite(x: ArrayLike, name: str) -> FloatArray:
     """Float64 array that must contain no NaN (infinities allowed)."""
     arr = as_float(x, name)
@@ -85,13 +95,13 @@ def probabilities(x: ArrayLike, name: str, *, atol: float = PROB_SUM_ATOL) -> Fl
         raise ValueError(f"{name} must be a probability vector (at least one category)")
     if has_nan(arr):
         raise ValueError(f"{name} contains NaN")
-    if np.isinf(arr).any():
+    if anywhere(np.isinf(arr)):
         raise ValueError(f"{name} contains an infinite entry")
-    if (arr < 0).any():
+    if anywhere(arr < 0):
         raise ValueError(f"{name} has negative probability mass: {arr[arr < 0][0]!r}")
     sums = arr.sum(axis=-1)
     bad = np.abs(sums - 1.0) > atol
-    if bad.any():
+    if anywhere(bad):
         raise ValueError(
             f"{name} does not sum to 1 (sum {float(np.asarray(sums)[bad].flat[0])!r}, "
             f"tolerance {atol:g})"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from rlkl.core._arrays import FloatArray, finite, unit_interval_scalar
+from rlkl.core._arrays import FloatArray, anywhere, finite, unit_interval_scalar
 
 __all__ = ["gae"]
 
@@ -103,7 +103,7 @@ def gae(
     r, v, nv, term, trunc = np.broadcast_arrays(r, v, nv, term, trunc)
     if r.ndim == 0:
         raise ValueError("rewards must have a time axis [..., T]")
-    if np.isnan(np.where(term, 0.0, nv)).any():
+    if anywhere(np.isnan(np.where(term, 0.0, nv))):
         raise ValueError("next_values contains NaN at a step that is not terminated")
     bootstrap = np.where(term, 0.0, nv)
     delta = r + g * bootstrap - v

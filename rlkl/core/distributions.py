@@ -28,6 +28,7 @@ from rlkl.core._arrays import (
     PROB_SUM_ATOL,
     FloatArray,
     FloatOrArray,
+    anywhere,
     as_float,
     log_base,
     out,
@@ -41,9 +42,9 @@ def _logits(logits: ArrayLike) -> FloatArray:
     z = as_float(logits, "logits")
     if z.ndim == 0:
         raise ValueError("logits must have at least one axis (the categories)")
-    if np.isnan(z).any():
+    if anywhere(np.isnan(z)):
         raise ValueError("logits contains NaN")
-    if np.isposinf(z).any():
+    if anywhere(np.isposinf(z)):
         raise ValueError("logits contains +inf")
     return z
 
@@ -72,7 +73,7 @@ def log_softmax(logits: ArrayLike, axis: int = -1) -> FloatArray:
     """
     z = _logits(logits)
     m = np.max(z, axis=axis, keepdims=True)
-    if np.isneginf(m).any():
+    if anywhere(np.isneginf(m)):
         raise ValueError("logits has a category axis where every entry is -inf")
     shifted = z - m
     lse = np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
@@ -103,7 +104,7 @@ def softmax(logits: ArrayLike, axis: int = -1) -> FloatArray:
     """
     z = _logits(logits)
     m = np.max(z, axis=axis, keepdims=True)
-    if np.isneginf(m).any():
+    if anywhere(np.isneginf(m)):
         raise ValueError("logits has a category axis where every entry is -inf")
     e = np.exp(z - m)
     result: FloatArray = e / np.sum(e, axis=axis, keepdims=True)

@@ -19,7 +19,7 @@ from typing import overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rlkl.core._arrays import FloatOrArray, finite, out
+from rlkl.core._arrays import FloatOrArray, anywhere, finite, out
 
 __all__ = ["dpo_implicit_reward", "dpo_loss"]
 
@@ -33,7 +33,7 @@ def _beta(beta: float) -> float:
 
 def _logp(x: ArrayLike, name: str) -> FloatOrArray:
     arr = finite(x, name)
-    if (arr > 0).any():
+    if anywhere(arr > 0):
         raise ValueError(f"{name} is a log-probability and must be <= 0")
     return arr
 
@@ -127,6 +127,6 @@ def dpo_loss(
     ref_rejected = _logp(ref_logp_rejected, "ref_logp_rejected")
     with np.errstate(invalid="ignore"):
         margin = b * ((chosen - ref_chosen) - (rejected - ref_rejected))
-    if np.isnan(margin).any():
+    if anywhere(np.isnan(margin)):
         raise ValueError("the reward margin is undefined (a log-probability is -inf on both sides)")
     return out(np.logaddexp(0.0, -margin))

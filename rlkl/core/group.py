@@ -22,7 +22,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rlkl.core._arrays import FloatArray, finite, nonnegative_scalar, out
+from rlkl.core._arrays import FloatArray, anywhere, finite, nonnegative_scalar, out
 from rlkl.core.distributions import softmax
 
 __all__ = [
@@ -49,7 +49,7 @@ def _group(rewards: ArrayLike, axis: int, minimum: int) -> tuple[FloatArray, int
     r = finite(rewards, "rewards")
     if r.ndim == 0:
         raise ValueError("rewards must have a group axis")
-    if np.isinf(r).any():
+    if anywhere(np.isinf(r)):
         raise ValueError("rewards contains an infinite entry")
     try:
         k = r.shape[axis]
@@ -148,7 +148,7 @@ def _policy_1d(logits: ArrayLike, rewards: ArrayLike) -> tuple[FloatArray, Float
     r = finite(rewards, "rewards")
     if pi.ndim != 1 or r.ndim != 1 or r.shape != pi.shape:
         raise ValueError("logits and rewards must be two vectors [K] of the same length")
-    if np.isinf(r).any():
+    if anywhere(np.isinf(r)):
         raise ValueError("rewards contains an infinite entry")
     return pi, r
 
@@ -209,7 +209,7 @@ def group_reinforce_grad(
         act = act.astype(np.int64)  # whole numbers written in a lesson arrive as floats
     if not np.issubdtype(act.dtype, np.integer):
         raise ValueError(f"actions must be integer, got dtype {act.dtype}")
-    if ((act < 0) | (act >= pi.shape[-1])).any():
+    if anywhere((act < 0) | (act >= pi.shape[-1])):
         raise ValueError(f"actions must lie in [0, {pi.shape[-1]})")
     return _group_estimates(pi, r, act, baseline)
 

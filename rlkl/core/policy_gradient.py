@@ -35,7 +35,7 @@ from typing import Literal, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rlkl.core._arrays import FloatArray, FloatOrArray, finite, out, probabilities
+from rlkl.core._arrays import FloatArray, FloatOrArray, anywhere, finite, out, probabilities
 from rlkl.core.distributions import log_softmax
 
 __all__ = [
@@ -59,7 +59,7 @@ def _policy(logits: ArrayLike, rewards: ArrayLike) -> tuple[FloatArray, FloatArr
     r = finite(rewards, "rewards")
     if r.ndim == 0:
         raise ValueError("rewards must have a category axis [..., K]")
-    if np.isinf(r).any():
+    if anywhere(np.isinf(r)):
         raise ValueError("rewards contains an infinite entry")
     if r.shape[-1] != logp.shape[-1]:
         raise ValueError(f"rewards has {r.shape[-1]} actions but logits has {logp.shape[-1]}")
@@ -77,7 +77,7 @@ def _baseline(pi: FloatArray, r: FloatArray, baseline: Baseline) -> FloatArray:
             return np.zeros(pi.shape[:-1])
         raise ValueError(f"baseline must be 'exact', 'none' or a number, got {baseline!r}")
     c = finite(baseline, "baseline")
-    if np.isinf(c).any():
+    if anywhere(np.isinf(c)):
         raise ValueError("baseline must be finite")
     return np.broadcast_to(c, pi.shape[:-1]).astype(np.float64)
 
@@ -140,7 +140,7 @@ def reinforce_grad(
     act = np.asarray(action)
     if not np.issubdtype(act.dtype, np.integer):
         raise ValueError(f"action must be integer, got dtype {act.dtype}")
-    if ((act < 0) | (act >= k)).any():
+    if anywhere((act < 0) | (act >= k)):
         raise ValueError(f"action must lie in [0, {k})")
     batch = np.broadcast_shapes(pi.shape[:-1], act.shape)
     pi = np.broadcast_to(pi, (*batch, k))
@@ -291,7 +291,7 @@ def kl_grad(logits: ArrayLike, ref_probs: ArrayLike) -> FloatArray:
         raise ValueError(f"ref_probs has {ref.shape[-1]} actions but logits has {logp.shape[-1]}")
     logp, ref = np.broadcast_arrays(logp, ref)
     pi = np.exp(logp)
-    if ((pi > 0) & (ref == 0)).any():
+    if anywhere((pi > 0) & (ref == 0)):
         raise ValueError("ref_probs is 0 where π > 0: KL(π‖ref_probs) is infinite")
     with np.errstate(divide="ignore"):
         log_ref = np.log(ref)
@@ -372,7 +372,7 @@ def kl_regularized_policy(rewards: ArrayLike, ref_probs: ArrayLike, *, beta: flo
         raise ValueError(f"beta must be a finite number > 0, got {beta!r}")
     ref = probabilities(ref_probs, "ref_probs")
     r = finite(rewards, "rewards")
-    if np.isinf(r).any():
+    if anywhere(np.isinf(r)):
         raise ValueError("rewards contains an infinite entry")
     with np.errstate(divide="ignore"):
         z = np.log(ref) + r / beta_f

@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike, NDArray
 from rlkl.core._arrays import (
     FloatArray,
     FloatOrArray,
+    anywhere,
     finite,
     out,
 )
@@ -109,16 +110,16 @@ def ppo_ratio_from_probs(p_new: ArrayLike, p_old: ArrayLike) -> FloatOrArray:
     """
     new = finite(p_new, "p_new")
     old = finite(p_old, "p_old")
-    if ((new < 0) | (new > 1)).any():
+    if anywhere((new < 0) | (new > 1)):
         raise ValueError("p_new must be a probability in [0, 1]")
-    if ((old <= 0) | (old > 1)).any():
+    if anywhere((old <= 0) | (old > 1)):
         raise ValueError("p_old must be a probability in (0, 1]")
     return out(new / old)
 
 
 def _eps(epsilon: ArrayLike) -> FloatArray:
     e = finite(epsilon, "epsilon")
-    if (e < 0).any() or np.isinf(e).any():
+    if anywhere(e < 0) or anywhere(np.isinf(e)):
         raise ValueError("epsilon must be finite and >= 0")
     return e
 
@@ -368,9 +369,9 @@ def adaptive_kl_beta(beta: ArrayLike, kl: ArrayLike, kl_target: ArrayLike) -> Fl
     b = finite(beta, "beta")
     d = finite(kl, "kl")
     t = finite(kl_target, "kl_target")
-    if (b < 0).any():
+    if anywhere(b < 0):
         raise ValueError("beta must be >= 0")
-    if (t <= 0).any():
+    if anywhere(t <= 0):
         raise ValueError("kl_target must be > 0")
     return out(np.where(d < t / 1.5, b / 2.0, np.where(d > t * 1.5, b * 2.0, b)))
 
@@ -437,11 +438,11 @@ def kl_controller_proportional(
     b = finite(beta, "beta")
     d = finite(kl, "kl")
     t = finite(target, "target")
-    if (b < 0).any():
+    if anywhere(b < 0):
         raise ValueError("beta must be >= 0")
-    if (d < 0).any():
+    if anywhere(d < 0):
         raise ValueError("kl must be >= 0")
-    if (t <= 0).any() or np.isinf(t).any():
+    if anywhere(t <= 0) or anywhere(np.isinf(t)):
         raise ValueError("target must be a finite number > 0")
     h = float(horizon_steps)
     if not (math.isfinite(h) and h > 0):

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
-from rlkl.core._arrays import _SMALL, has_nan
+from rlkl.core._arrays import _SMALL, anywhere, has_nan
 
 ENTRIES = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
@@ -31,3 +31,10 @@ def test_has_nan_is_numpys_isnan_any_on_either_side_of_the_small_size(
         arr[(at * 7 + 1) % size] = second
     assert has_nan(arr) is bool(np.isnan(arr).any())
     assert has_nan(arr.reshape(1, -1)) is bool(np.isnan(arr).any())
+
+
+@given(arrays(np.bool_, array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=2 * _SMALL)))
+def test_anywhere_is_numpys_any(mask: np.ndarray) -> None:
+    assert anywhere(mask) is bool(mask.any())
+    if mask.ndim == 0:
+        assert anywhere(mask[()]) is bool(mask.any())  # a numpy bool scalar, as 0-d compares give
