@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(list|unit))?\}")
+_BRACE = re.compile(r"[{}]")
 KINDS = ("number", "list", "unit")
 
 
@@ -34,11 +35,20 @@ Piece = str | Slot  # literal text, or a slot
 
 @cache
 def pieces(says: str) -> tuple[Piece, ...]:
-    """``says`` split into literal text and slots, left to right (adjacent literals joined)."""
+    """``says`` split into literal text and slots, left to right (adjacent literals joined).
+
+    Read brace by brace: the text up to the next brace is literal whatever it holds."""
     out: list[Piece] = []
     literal: list[str] = []
     i = 0
     while i < len(says):
+        brace = _BRACE.search(says, i)
+        if brace is None:
+            literal.append(says[i:])
+            break
+        if brace.start() > i:
+            literal.append(says[i : brace.start()])
+            i = brace.start()
         match = _SLOT.match(says, i)
         if says.startswith("{{", i):
             literal.append("{")
