@@ -19,7 +19,7 @@ import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -58,13 +58,29 @@ def display_path(path: Path) -> str:
     if not path.is_absolute():
         return path.as_posix()
     text, here = str(path), os.getcwd()
-    below = os.sep == "/" and here != "/" and text.startswith(here + "/")
-    if below and ".." not in path.parts:
+    posix = os.sep == "/" and ".." not in path.parts
+    if posix and here != "/" and text.startswith(here + "/"):
         return text[len(here) + 1:]
+    if posix and path.name and not f"{here}/".startswith(f"{text}/"):  # elsewhere, not above:
+        # its folder's relative path (each folder's worked out once) and its name
+        folder = _relative_folder(str(path.parent), here)
+        return path.name if folder == "." else f"{folder}/{path.name}"
     try:
         return Path(os.path.relpath(path)).as_posix()
     except ValueError:  # pragma: no cover - another drive on Windows
         return path.as_posix()
+
+
+@lru_cache(maxsize=4096)
+def _relative_folder(folder: str, here: str) -> str:
+    """``os.path.relpath(folder, here)`` for an absolute, normal posix folder: its parent's
+    (cached: the lessons of a corpus share their parents) and its name, unless ``here`` is
+    ``folder`` or inside it (then ``.``, ``..``, ...: asked of ``relpath``)."""
+    parent, name = os.path.split(folder)
+    if not name or f"{here}/".startswith(f"{folder}/"):
+        return Path(os.path.relpath(folder, here)).as_posix()
+    up = _relative_folder(parent, here)
+    return name if up == "." else f"{up}/{name}"
 
 
 def escape_token(token: str) -> str:

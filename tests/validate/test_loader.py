@@ -212,15 +212,17 @@ def test_a_file_whose_size_changes_after_fstat_is_read_to_its_end(
     assert len(reads) <= 3
 
 
-@given(st.lists(st.sampled_from(["a", "b", "..", ".", "lesson.json", "é x"]), max_size=5),
-       st.booleans())
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["a", "b", "..", ".", "lesson.json", "é x", "work", "in"]),
+                max_size=5),
+       st.sampled_from([".", "work", "work/in", "work2", "other/deep", "/"]),
+       st.sampled_from(["work", "work/in", "other"]))
+@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_display_path_is_the_path_relative_to_the_working_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parts: list[str], inside: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parts: list[str], base: str, cwd: str
 ) -> None:
-    here = tmp_path / "work"
-    here.mkdir(exist_ok=True)
+    here = tmp_path / cwd
+    here.mkdir(parents=True, exist_ok=True)
     monkeypatch.chdir(here)
-    path = (here if inside else tmp_path).joinpath(*parts)
+    path = (tmp_path / base).joinpath(*parts)
     assert display_path(path) == Path(os.path.relpath(path)).as_posix()
     assert display_path(Path(*parts)) == Path(*parts).as_posix()
