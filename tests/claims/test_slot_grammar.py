@@ -3,14 +3,10 @@ by character (``rlkl.claims.slots``)."""
 
 from __future__ import annotations
 
-import re
-
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from rlkl.claims.slots import Piece, Slot, pieces
-
-_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(list|unit))?\}")
+from rlkl.claims.slots import _SLOT, Piece, Slot, pieces  # the one slot pattern
 
 
 def _character_by_character(says: str) -> tuple[Piece, ...]:
