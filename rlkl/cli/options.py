@@ -3,6 +3,8 @@ errors that keep the ``--format json`` contract (one JSON object on stdout, exit
 
 from __future__ import annotations
 
+import atexit
+import functools
 import gc
 import json
 import os
@@ -46,8 +48,20 @@ def jobs_or_cpus(jobs: int | None) -> int:
 def batch_gc() -> None:
     """Tune the garbage collector for a batch command (``check``, ``regen``): it allocates
     many small records, so the young generation is collected less often, as mypy's command
-    line does (5–10% less CPU in an in-process check of 200 lessons)."""
+    line does (5–10% less CPU in an in-process check of 200 lessons).
+
+    And at exit the heap is frozen (:func:`gc.freeze`, after every other exit handler): the
+    interpreter's last collections, which would take apart every module's classes and
+    functions just before the process ends, then skip them (a warm ``rlkl check`` of 1,000
+    lessons spent ~70 ms of its ~0.6 s there). Output is flushed and files are closed as
+    before: only the collection of cyclic garbage is skipped."""
     gc.set_threshold(200_000, 30, 30)
+    _freeze_at_exit()
+
+
+@functools.cache
+def _freeze_at_exit() -> None:
+    atexit.register(gc.freeze)  # registered first, so it runs last (handlers run LIFO)
 
 
 class NoLessons(click.UsageError):
