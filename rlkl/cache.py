@@ -3,15 +3,25 @@
 A lesson's claim diagnostics depend only on the bytes of its ``lesson.json``, its
 ``claims.yaml`` and its ``fixtures.json``, the numeric core's version, rlkl's own code (the
 equation reader included) and the versions of the libraries that reader parses LaTeX with —
-so the key is a SHA-256 of exactly those (and the paths they are reported under). The cache
-lives outside the content tree (``$RLKL_CACHE_DIR``, else ``$XDG_CACHE_HOME/rlkl``, else
-``~/.cache/rlkl``), one small JSON file per key, written atomically; deleting it is always
-safe. Any unreadable entry is a miss. ``RLKL_CACHE_DIR=off`` turns it off.
+so the key (:func:`lesson_key`) is a SHA-256 of exactly those (and the paths they are reported
+under). The cache lives outside the content tree (``$RLKL_CACHE_DIR``, else
+``$XDG_CACHE_HOME/rlkl``, else ``~/.cache/rlkl``), one small JSON file per lesson path and
+versions, written atomically, which holds the key its result belongs to; deleting it is always
+safe. Any unreadable entry is a miss, and so is an entry whose key is not the lesson's key now.
+``RLKL_CACHE_DIR=off`` turns it off.
 
 An entry also keeps the lesson's :class:`~rlkl.corpus.Facts` (it is stored only for a
 model-valid lesson, and the key covers the lesson's bytes), so a warm check neither parses nor
 validates an unchanged lesson: the corpus rules run on its facts
 (``validate_paths(known=...)``).
+
+Working the key out reads and hashes the three files. An entry also keeps the status each file
+had when it was read for the key (device, inode, size, modification and change times, in
+nanoseconds; the idea of git's index): when every file's status is still the one kept, the
+key is the entry's and the files are not read. A status is kept only for a file whose times
+were already :data:`SETTLED_NS` old when it was read, so any later write gives it another
+change time (which no program sets back), however coarse the file system's timestamps. On
+Windows, where ``st_ctime`` is the creation time, the files are always read.
 """
 
 from __future__ import annotations
@@ -19,7 +29,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -34,7 +46,14 @@ from rlkl.corpus import LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import MAX_BYTES, LoadError, read_regular
 
-_FORMAT = "2"
+_FORMAT = "3"
+
+SETTLED_NS = 2_000_000_000
+"""How old (ns) a file's modification and change times must be for its status to be kept:
+more than the coarsest timestamps (2 s) and the clock's tick."""
+
+_TRUST_STATUS = os.name != "nt"  # Windows' st_ctime is the creation time: never trusted
+_FILES = (LESSON_FILE, BINDINGS_FILE, FIXTURES_FILE)
 
 
 def default_dir() -> Path | None:
@@ -64,15 +83,65 @@ def _bytes(path: Path) -> bytes:
                                        ).encode("utf-8", "surrogateescape")
 
 
-def lesson_key(lesson: Path, display: str, core_version: str = CORE_VERSION) -> str:
-    """The key of one lesson's claim results (see the module docstring)."""
+def _identity(lesson: Path, display: str, core_version: str) -> hashlib._Hash:
+    """The hash of what a key covers besides the files: the versions and the paths."""
     digest = hashlib.sha256()
     reader = reader_versions() or "no equation reader"
     for part in (_FORMAT, core_version, code_fingerprint(), reader, display, str(lesson)):
         digest.update(part.encode("utf-8") + b"\0")
-    for name in (LESSON_FILE, BINDINGS_FILE, FIXTURES_FILE):
-        digest.update(_bytes(lesson.with_name(name)))
+    return digest
+
+
+def _files(lesson: Path) -> list[str]:
+    folder = os.path.dirname(lesson)
+    return [os.path.join(folder, name) for name in _FILES]
+
+
+def _key(identity: hashlib._Hash, files: list[str]) -> str:
+    digest = identity.copy()
+    for path in files:
+        digest.update(_bytes(Path(path)))
     return digest.hexdigest()
+
+
+def lesson_key(lesson: Path, display: str, core_version: str = CORE_VERSION) -> str:
+    """The key of one lesson's claim results (see the module docstring)."""
+    return _key(_identity(lesson, display, core_version), _files(lesson))
+
+
+def _status(path: str, now: int) -> list[int] | None:
+    """(device, inode, size, mtime, ctime) of a regular file whose times are
+    :data:`SETTLED_NS` older than ``now``; ``[]`` when there is no file; None for anything
+    else (a file written lately, a folder, a file that cannot be looked at)."""
+    if not _TRUST_STATUS:
+        return None
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError):
+        return None
+    settled = now - max(info.st_mtime_ns, info.st_ctime_ns) > SETTLED_NS
+    if not (settled and stat.S_ISREG(info.st_mode)):
+        return None
+    return [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+
+
+def _statuses(files: list[str]) -> tuple[list[int] | None, ...]:
+    """Each file's :func:`_status`; taken before the files are read for a key, so a write
+    after it changes them."""
+    now = time.time_ns()
+    return tuple(_status(path, now) for path in files)
+
+
+@dataclass(frozen=True)
+class Key:
+    """A lesson's :func:`lesson_key` (``content``), the name of its entry, and the status of
+    each of its files taken just before they were read for it (None where not settled)."""
+
+    name: str
+    content: str
+    status: tuple[list[int] | None, ...]
 
 
 @dataclass(frozen=True)
@@ -94,30 +163,50 @@ class Entry:
 
 @dataclass(frozen=True)
 class Cache:
-    """The cache folder; :meth:`get` and :meth:`put` by key."""
+    """The cache folder: :meth:`lookup`, :meth:`key` and :meth:`put`."""
 
     folder: Path
 
-    def get(self, key: str) -> Entry | None:
-        try:
-            data = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
-            found = tuple(
-                Diagnostic(
-                    d["file"], d["line"], d["column"], d["pointer"], d["code"], d["message"],
-                    Severity(d["severity"]),
-                )
-                for d in data["diagnostics"]
-            )
-            return Entry(found, int(data["claims"]), int(data["verified"]), int(data["exempt"]),
-                         facts=Facts.from_json(data["facts"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+    def key(self, lesson: Path, display: str) -> Key:
+        """The lesson's :class:`Key`, from its files' bytes as they read now."""
+        identity, files = _identity(lesson, display, CORE_VERSION), _files(lesson)
+        status = _statuses(files)
+        return Key(identity.hexdigest(), _key(identity, files), status)
 
-    def put(self, key: str, entry: Entry) -> None:
-        """Store ``entry`` (with the facts of its lesson, else nothing) under ``key``."""
+    def lookup(self, lesson: Path, display: str) -> tuple[Key, Entry | None]:
+        """The lesson's :class:`Key` and its cached entry (None when there is none for this
+        key). When every file's status is the one the entry kept, the entry's key is the
+        lesson's and no file is read (see the module docstring)."""
+        identity, files = _identity(lesson, display, CORE_VERSION), _files(lesson)
+        status = _statuses(files)
+        name = identity.hexdigest()
+        data = self._read(name)
+        kept = data.get("status") if data is not None else None
+        if data is not None and None not in status and kept == list(status):
+            return Key(name, data["key"], status), _entry(data)
+        key = Key(name, _key(identity, files), status)
+        if data is None or data["key"] != key.content:
+            return key, None
+        entry = _entry(data)
+        if entry is not None and kept != list(status):
+            self.put(key, entry)  # the statuses settled since: next time, no file is read
+        return key, entry
+
+    def _read(self, name: str) -> dict[str, Any] | None:
+        """The data of the entry file ``name``, None when it is missing or damaged."""
+        try:
+            data = json.loads(read_regular(self.folder / f"{name}.json", MAX_BYTES))
+        except (LoadError, ValueError):
+            return None
+        return data if isinstance(data, dict) and isinstance(data.get("key"), str) else None
+
+    def put(self, key: Key, entry: Entry) -> None:
+        """Store ``entry`` (with the facts of its lesson, else nothing) for ``key``."""
         if entry.facts is None or entry.failed:
             return
         payload: dict[str, Any] = {
+            "key": key.content,
+            "status": list(key.status),
             "diagnostics": [d.to_json() for d in entry.diagnostics],
             "claims": entry.claims,
             "verified": entry.verified,
@@ -129,6 +218,22 @@ class Cache:
             handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
                 json.dump(payload, stream, ensure_ascii=False)
-            os.replace(temporary, self.folder / f"{key}.json")
+            os.replace(temporary, self.folder / f"{key.name}.json")
         except OSError:
             pass  # a cache that cannot be written is only slower
+
+
+def _entry(data: dict[str, Any]) -> Entry | None:
+    """The entry a cache file holds, or None when it is damaged."""
+    try:
+        found = tuple(
+            Diagnostic(
+                d["file"], d["line"], d["column"], d["pointer"], d["code"], d["message"],
+                Severity(d["severity"]),
+            )
+            for d in data["diagnostics"]
+        )
+        return Entry(found, int(data["claims"]), int(data["verified"]), int(data["exempt"]),
+                     facts=Facts.from_json(data["facts"]))
+    except (ValueError, KeyError, TypeError):
+        return None

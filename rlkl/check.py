@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from rlkl import pool
-from rlkl.cache import Cache, Entry, lesson_key
+from rlkl.cache import Cache, Entry, Key
 from rlkl.claims import fixtures
 from rlkl.claims.bindings import FILENAME as BINDINGS
 from rlkl.claims.bindings import BindingsError, load_bindings
@@ -265,8 +265,8 @@ def check_paths(
         if one is not None:
             result.add(one.entry, one.view)
             continue
-        key = keys.get(file.path, "") if file.facts is not None else ""
-        run = _check_one(result, file, freshness, cache if key else None, key)
+        key = keys.get(file.path) if file.facts is not None else None
+        run = _check_one(result, file, freshness, cache, key)
         if view is not None and run is not None:
             result.views.append(view(run))
     result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
@@ -279,18 +279,17 @@ def _answered(
     freshness: bool,
     jobs: int,
     view: Callable[[LessonRun], Any] | None,
-) -> tuple[dict[Path, Outcome[Any]], dict[Path, str]]:
+) -> tuple[dict[Path, Outcome[Any]], dict[Path, Key | None]]:
     """The lessons the cache answers and, for a large corpus, the ones workers check (the
     rest are left to the caller); and each other lesson's cache key, taken before its check.
 
     A worker's result is cached only if the lesson text it checked is the one keyed (an
     edit reverted while the run works is no cached pass)."""
     answered: dict[Path, Outcome[Any]] = {}
-    keys: dict[Path, str] = {}
+    keys: dict[Path, Key | None] = {}
     texts: dict[Path, str] = {}  # the keyed lesson text, when workers may check it
     for path in lessons:
-        key = lesson_key(path, display_path(path)) if cache else ""
-        hit = cache.get(key) if cache else None
+        key, hit = cache.lookup(path, display_path(path)) if cache else (None, None)
         if hit is not None and hit.facts is not None:
             answered[path] = Outcome(hit, None)
             continue
@@ -305,15 +304,16 @@ def _answered(
         if one is None:  # not a valid lesson there: validated and reported by the caller
             continue
         answered[path] = one
-        if keys[path] and one.checked == texts.get(path):
-            _store(cache, keys[path], path, display_path(path), one.entry)
+        key = keys[path]
+        if key is not None and one.checked == texts.get(path):
+            _store(cache, key, path, display_path(path), one.entry)
     return answered, keys
 
 
 def _known(
     cache: Cache | None,
     answered: dict[Path, Outcome[Any]],
-    missed: dict[Path, str],
+    missed: dict[Path, Key | None],
     path: Path,
     display: str,
 ) -> Facts | None:
@@ -325,7 +325,7 @@ def _known(
         return one.entry.facts
     if path in missed:
         return None
-    hit = cache.get(lesson_key(path, display)) if cache else None
+    hit = cache.lookup(path, display)[1] if cache else None
     return hit.facts if hit is not None else None
 
 
@@ -345,7 +345,7 @@ def check_lesson(
 
 
 def _check_one(
-    result: CheckResult, file: LessonFile, freshness: bool, cache: Cache | None, key: str
+    result: CheckResult, file: LessonFile, freshness: bool, cache: Cache | None, key: Key | None
 ) -> LessonRun | None:
     """Check one lesson into ``result`` (the serial path); its run, if it has one."""
     run, error = check_lesson(file, freshness=freshness)
@@ -356,14 +356,14 @@ def _check_one(
     if run is not None:
         result.lessons.append(run)
         result.diagnostics.extend(run.problems)
-        if cache is not None:
+        if key is not None:
             _store(cache, key, file.path, file.display, lesson_entry(run))
     return run
 
 
-def _store(cache: Cache | None, key: str, path: Path, display: str, entry: Entry) -> None:
-    """Cache ``entry`` under ``key``, the key of the files as they were before the check,
+def _store(cache: Cache | None, key: Key, path: Path, display: str, entry: Entry) -> None:
+    """Cache ``entry`` for ``key``, the key of the files as they were before the check,
     only if they still are: a lesson edited during its check is never cached under a key
     its result does not belong to."""
-    if cache is not None and lesson_key(path, display) == key:
+    if cache is not None and cache.key(path, display).content == key.content:
         cache.put(key, entry)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,7 @@ from rlkl.cache import Cache, lesson_key
 from rlkl.check import check_paths
 from rlkl.claims import latex_cache
 from rlkl.cli import main
+from rlkl.loader import display_path
 from rlkl.render import render
 from tests.claims.helpers import SEED, Workspace
 
@@ -138,3 +142,98 @@ def test_corpus_rules_over_cached_lessons_report_what_a_cold_check_reports(
     warm = _json(folder, cache)
     assert warm == _json(folder, None)
     assert '"RLKL303"' in warm or '"RLKL306"' in warm
+
+
+def _edits(space: Workspace) -> list[tuple[str, Callable[[], None]]]:
+    """Every way a file can change: its bytes at the same size, a new size, a file put in
+    its place by rename (the old times set back), removed, created."""
+    lesson = space.path()
+    fixtures = space.path(name="fixtures.json")
+    bindings = space.path(name="claims.yaml")
+
+    def same_size() -> None:
+        data = bytearray(fixtures.read_bytes())
+        data[len(data) // 2] ^= 1
+        fixtures.write_bytes(bytes(data))
+
+    def renamed_in_place() -> None:
+        before = lesson.stat()
+        swap = lesson.with_name("swap.json")
+        swap.write_bytes(lesson.read_bytes().replace(b"ratio is 1.4", b"ratio is 1.5"))
+        os.utime(swap, ns=(before.st_atime_ns, before.st_mtime_ns))
+        os.replace(swap, lesson)
+
+    saved = bindings.read_bytes()
+    return [
+        ("same size", same_size),
+        ("renamed in place, old times", renamed_in_place),
+        ("new size", lambda: space.edit("ratio is 1.5", "ratio is 1.50")),
+        ("removed", bindings.unlink),
+        ("created", lambda: bindings.write_bytes(saved)),
+    ]
+
+
+def test_a_lookup_gives_the_key_of_the_files_as_they_are_after_every_kind_of_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The statuses an entry keeps stand in for reading the files only while no file
+    changed: after each change the key is the one the bytes give, and the entry is
+    answered only for its own key. (Every file counts as settled here, so that the kept
+    statuses are used at once; the real rule keeps a file written 2 s ago or less unread.)"""
+    monkeypatch.setattr(cache, "SETTLED_NS", -(10**18))
+    space = Workspace.copy(tmp_path)
+    store = Cache(tmp_path / "cache")
+    lesson = space.path()
+    for label, change in _edits(space):
+        check_paths([space.root], cache=store)  # stores the entry with the statuses
+        key, entry = store.lookup(lesson, display_path(lesson))
+        assert entry is not None and key.content == lesson_key(lesson, display_path(lesson))
+        old = [os.stat(p).st_ctime_ns for p in cache._files(lesson) if os.path.exists(p)]
+        time.sleep(0.05)  # past the file system's timestamp tick
+        change()
+        now = [os.stat(p).st_ctime_ns for p in cache._files(lesson) if os.path.exists(p)]
+        assert old != now, label  # the premise: the change is seen in the statuses
+        key, entry = store.lookup(lesson, display_path(lesson))
+        assert key.content == lesson_key(lesson, display_path(lesson)), label
+        assert entry is None, label
+
+
+def test_unchanged_settled_files_are_not_read_and_fresh_ones_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    space = Workspace.copy(tmp_path)
+    store = Cache(tmp_path / "cache")
+    lesson = space.path()
+    reads = []
+    key_of = cache._key
+    monkeypatch.setattr(cache, "_key", lambda *a: reads.append(a) or key_of(*a))
+    check_paths([space.root], cache=store)
+    del reads[:]
+    assert store.lookup(lesson, display_path(lesson))[1] is not None
+    assert reads  # just written: a status is kept only once it is 2 s old
+    monkeypatch.setattr(cache, "SETTLED_NS", -(10**18))
+    assert store.lookup(lesson, display_path(lesson))[1] is not None  # keeps the statuses
+    del reads[:]
+    assert store.lookup(lesson, display_path(lesson))[1] is not None
+    assert not reads
+    monkeypatch.setattr(cache, "_TRUST_STATUS", False)  # as on Windows
+    assert store.lookup(lesson, display_path(lesson))[1] is not None
+    assert reads
+
+
+@pytest.mark.parametrize("status", ["x", None, [], [[1, 2, 3, 4, 5]], [None, None, None], {}])
+def test_a_damaged_status_is_only_a_slower_lookup(
+    status: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "SETTLED_NS", -(10**18))
+    space = Workspace.copy(tmp_path)
+    store = Cache(tmp_path / "cache")
+    folder = [space.root / SEED]
+    cold = _json(folder, None)
+    _json(folder, store)
+    (entry,) = (tmp_path / "cache").glob("*.json")
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    data["status"] = status
+    entry.write_text(json.dumps(data), encoding="utf-8")
+    space.edit("ratio is 1.4", "ratio is 1.5")
+    assert _json(folder, store) == _json(folder, None) != cold
