@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 from rlkl.conformance import check_document
@@ -119,6 +120,11 @@ class _Tree:
 Walks = dict[Path, _Tree]
 """The folders one run has walked (:func:`discover` and :func:`validate_paths` share them)."""
 
+_IN_TREE_ORDER = None if os.name == "nt" else attrgetter("parts")
+"""The sort key of paths below one root: their parts, which is Path's own order for paths that
+share a root (on Windows, Path's order itself, which ignores case), compared in C rather than
+by ``Path.__lt__`` (~9,000 comparisons for 1,000 lessons)."""
+
 
 def _walk(root: Path) -> _Tree:
     """Walk ``root`` once, skipping hidden folders (``.git``, ``.venv``), symlinked folders
@@ -149,7 +155,9 @@ def _walk(root: Path) -> _Tree:
                     holders.add(folder)
             elif not name.startswith(".") and _real_folder(entry):
                 folders.append(folder / name)
-    return _Tree(sorted(lessons), sorted(catalogs), frozenset(holders), sorted(unreadable))
+    return _Tree(sorted(lessons, key=_IN_TREE_ORDER), sorted(catalogs, key=_IN_TREE_ORDER),
+                 frozenset(holders), sorted(unreadable, key=_IN_TREE_ORDER))
+
 
 
 def _walked(root: Path, walks: Walks | None) -> _Tree:
@@ -209,15 +217,15 @@ def discover(
     """Lesson files named by ``paths``: every ``lesson.json`` below a folder (at any depth);
     a file named explicitly is taken as a lesson (unless it is a ``catalog.json``). Folders
     that cannot be listed are appended to ``unreadable``."""
-    found: set[Path] = set()
+    found: dict[Path, None] = {}  # in the order found: each tree's lessons come sorted
     for path in paths:
         if _exists(path.is_dir):
             tree = _walked(path, walks)
-            found.update(tree.lessons)
+            found.update(dict.fromkeys(tree.lessons))
             if unreadable is not None:
                 unreadable.extend(tree.unreadable)
         elif path.name != CATALOG_FILE:
-            found.add(path)
+            found[path] = None
     return sorted(found)
 
 
@@ -263,13 +271,15 @@ class _Run:
     def resolve(self, path: Path) -> Path:
         """``path`` with its symlinks resolved, once per run: from its folder's resolution
         when it is no symlink itself (lessons share folders), else by the system."""
-        if path not in self.resolved:
+        found = self.resolved.get(path)
+        if found is None:
             parent = path.parent
             if parent != path and path.name != ".." and not os.path.islink(path):
-                self.resolved[path] = self.resolve(parent) / path.name
+                found = self.resolve(parent) / path.name
             else:
-                self.resolved[path] = path.resolve()
-        return self.resolved[path]
+                found = path.resolve()
+            self.resolved[path] = found
+        return found
 
     def catalog_of(self, lesson_path: Path) -> Path | None:
         """:func:`find_catalog`, asking each folder once per run (lessons share parents)."""
@@ -277,14 +287,16 @@ class _Run:
 
     def lesson(self, path: Path) -> tuple[LessonFile, list[Diagnostic]]:
         key = self.resolve(path)
-        if key not in self.lessons and self.known is not None:
+        found = self.lessons.get(key)
+        if found is None and self.known is not None:
             display = display_path(path)
             facts = self.known(path, display)
             if facts is not None:
-                self.lessons[key] = LessonFile(None, None, path, facts, display), []
-        if key not in self.lessons:
-            self.lessons[key] = load_lesson(path)
-        return self.lessons[key]
+                found = LessonFile(None, None, path, facts, display), []
+        if found is None:
+            found = load_lesson(path)
+        self.lessons[key] = found
+        return found
 
     def catalog(self, path: Path) -> tuple[CatalogFile | None, list[Diagnostic]]:
         key = self.resolve(path)

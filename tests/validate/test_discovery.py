@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rlkl.validate import discover, find_catalog, validate_paths
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rlkl.validate import _walk, discover, find_catalog, validate_paths
 
 from .helpers import seed
 
@@ -72,3 +76,23 @@ def test_unloadable_lesson_has_no_document(tmp_path: Path) -> None:
     [lesson_file] = result.files
     assert lesson_file.document is None and lesson_file.lesson is None
     assert [d.code for d in result.diagnostics] == ["RLKL105"]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folders=st.lists(st.lists(st.sampled_from(["a", "a-b", "a.b", "B", "b", "a0", "ab", "-"]),
+                                 min_size=1, max_size=3), max_size=12))
+def test_lessons_come_in_paths_order(tmp_path_factory: pytest.TempPathFactory,
+                                     folders: list[list[str]]) -> None:
+    """Discovery sorts by path parts in C; the order is still Path's own, for names that
+    sort differently as parts than as strings ("a/b" before "a-b", "a.b" and "a0")."""
+    root = tmp_path_factory.mktemp("walk")
+    for parts in folders:
+        folder = root.joinpath(*parts)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "lesson.json").write_text("{}")
+    lessons = sorted(root.rglob("lesson.json"))
+    assert _walk(root).lessons == lessons
+    assert discover([root]) == lessons
+    assert discover([root, root / folders[0][0]] if folders else [root]) == lessons
+    assert discover(list(reversed(lessons))) == lessons
