@@ -109,12 +109,16 @@ class ValidationResult:
 @dataclass(frozen=True)
 class _Tree:
     """One walk of a folder: the lesson and catalog files below it (at any depth), the
-    folders whose ``catalog.json`` is a regular file, and the folders it could not list."""
+    folders whose ``catalog.json`` is a regular file, and the folders it could not list;
+    the folders it listed, and the paths it saw are no symlinks (the folders below the root
+    and the lesson files), so validation need not ask the system again."""
 
     lessons: list[Path]
     catalogs: list[Path]
     holders: frozenset[Path]
     unreadable: list[Path]
+    listed: frozenset[Path] = frozenset()
+    plain: frozenset[Path] = frozenset()
 
 
 Walks = dict[Path, _Tree]
@@ -136,6 +140,8 @@ def _walk(root: Path) -> _Tree:
     catalogs: list[Path] = []
     holders: set[Path] = set()
     unreadable: list[Path] = []
+    listed: set[Path] = set()
+    plain: set[Path] = set()
     folders = [root]
     while folders:
         folder = folders.pop()
@@ -145,18 +151,23 @@ def _walk(root: Path) -> _Tree:
         except OSError:
             unreadable.append(folder)
             continue
+        listed.add(folder)
         for entry in entries:
             name = entry.name
             if name == LESSON_FILE:
                 lessons.append(folder / name)
+                if not _exists(entry.is_symlink):
+                    plain.add(lessons[-1])
             elif name == CATALOG_FILE:
                 catalogs.append(folder / name)
                 if _exists(entry.is_file):
                     holders.add(folder)
             elif not name.startswith(".") and _real_folder(entry):
                 folders.append(folder / name)
+                plain.add(folders[-1])
     return _Tree(sorted(lessons, key=_IN_TREE_ORDER), sorted(catalogs, key=_IN_TREE_ORDER),
-                 frozenset(holders), sorted(unreadable, key=_IN_TREE_ORDER))
+                 frozenset(holders), sorted(unreadable, key=_IN_TREE_ORDER),
+                 frozenset(listed), frozenset(plain))
 
 
 
@@ -267,14 +278,29 @@ class _Run:
     resolved: dict[Path, Path] = field(default_factory=dict)
     catalog_at: dict[Path, Path | None] = field(default_factory=dict)
     known: Known | None = None
+    walks: Walks = field(default_factory=dict)  # what the walks saw (:class:`_Tree`)
+    listed: set[Path] = field(default_factory=set)
+    plain: set[Path] = field(default_factory=set)
+    holders: set[Path] = field(default_factory=set)
+
+    def learn(self, walks: Walks) -> None:
+        """Take in what ``walks`` saw of folders, symlinks and catalogs (each walk once)."""
+        for root, tree in walks.items():
+            if self.walks.get(root) is not tree:
+                self.walks[root] = tree
+                self.listed |= tree.listed
+                self.plain |= tree.plain
+                self.holders |= tree.holders
 
     def resolve(self, path: Path) -> Path:
         """``path`` with its symlinks resolved, once per run: from its folder's resolution
-        when it is no symlink itself (lessons share folders), else by the system."""
+        when it is no symlink itself (lessons share folders; a walk saw which are none),
+        else by the system."""
         found = self.resolved.get(path)
         if found is None:
             parent = path.parent
-            if parent != path and path.name != ".." and not os.path.islink(path):
+            if parent != path and path.name != ".." and (
+                    path in self.plain or not os.path.islink(path)):
                 found = self.resolve(parent) / path.name
             else:
                 found = path.resolve()
@@ -282,8 +308,25 @@ class _Run:
         return found
 
     def catalog_of(self, lesson_path: Path) -> Path | None:
-        """:func:`find_catalog`, asking each folder once per run (lessons share parents)."""
+        """:func:`find_catalog`, asking each folder once per run (lessons share parents),
+        and not at all for a folder a walk listed (it saw whether a catalog is there)."""
+        folder = lesson_path.parent
+        if lesson_path in self.plain and folder in self.listed:
+            return self._catalog_from(folder)
         return _catalog_in(self.resolve(lesson_path).parent, self.catalog_at)
+
+    def _catalog_from(self, folder: Path) -> Path | None:
+        """:func:`_catalog_in` of a listed folder's resolution, from what its walk saw."""
+        at = self.resolve(folder)
+        if at not in self.catalog_at:
+            if folder in self.holders:
+                self.catalog_at[at] = at / CATALOG_FILE
+            elif folder in self.plain and folder.parent in self.listed:
+                self.catalog_at[at] = self._catalog_from(folder.parent)
+            else:
+                above = at.parent
+                self.catalog_at[at] = None if above == at else _catalog_in(above, self.catalog_at)
+        return self.catalog_at[at]
 
     def lesson(self, path: Path) -> tuple[LessonFile, list[Diagnostic]]:
         key = self.resolve(path)
@@ -327,6 +370,7 @@ def validate_paths(
     walks = {} if walks is None else walks
     requested = discover(paths, unreadable, walks)
     catalogs_in_scope = _requested_catalogs(paths, walks)
+    run.learn(walks)
     groups: dict[Path | None, list[Path]] = {}
     for path in requested:
         groups.setdefault(run.catalog_of(path), []).append(path)
@@ -337,6 +381,7 @@ def validate_paths(
     diagnostics = [unreadable_folder(folder) for folder in sorted(set(unreadable))]
     for catalog_path, asked in groups.items():
         below = _corpus_files(catalog_path.parent, walks) if catalog_path else []
+        run.learn(walks)  # the corpus's own walk, when it is not one of the requested
         corpus = {run.resolve(path): path for path in [*below, *asked]}
         files = [run.lesson(corpus[key])[0] for key in sorted(corpus)]
         catalog = None

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rlkl.validate import _walk, discover, find_catalog, validate_paths
+from rlkl.validate import Walks, _Run, _walk, discover, find_catalog, validate_paths
 
 from .helpers import seed
 
@@ -96,3 +96,51 @@ def test_lessons_come_in_paths_order(tmp_path_factory: pytest.TempPathFactory,
     assert discover([root]) == lessons
     assert discover([root, root / folders[0][0]] if folders else [root]) == lessons
     assert discover(list(reversed(lessons))) == lessons
+
+
+_CATALOG_KINDS = ["none", "file", "folder", "link to file", "dangling link"]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kinds=st.lists(st.sampled_from(_CATALOG_KINDS), min_size=4, max_size=4),
+       linked_lesson=st.booleans(), linked_folder=st.booleans())
+def test_what_a_walk_saw_gives_the_catalog_and_path_the_system_gives(
+    tmp_path_factory: pytest.TempPathFactory, kinds: list[str], linked_lesson: bool,
+    linked_folder: bool,
+) -> None:
+    """Validation takes symlinks and catalogs from the walk instead of asking the system for
+    every lesson; for lessons, folders and catalogs of every kind (a folder named
+    catalog.json, links, a symlinked lesson file or folder) it finds what find_catalog and
+    Path.resolve find."""
+    base = tmp_path_factory.mktemp("tree")
+    (base / "elsewhere").mkdir()
+    (base / "elsewhere" / "target.json").write_text("{}")
+    folders = [base / "root", base / "root" / "a", base / "root" / "a" / "b",
+               base / "root" / "c"]
+    for folder, kind in zip(folders, kinds, strict=True):
+        folder.mkdir(parents=True, exist_ok=True)
+        catalog = folder / "catalog.json"
+        if kind == "file":
+            catalog.write_text("{}")
+        elif kind == "folder":
+            catalog.mkdir()
+        elif kind == "link to file":
+            catalog.symlink_to(base / "elsewhere" / "target.json")
+        elif kind == "dangling link":
+            catalog.symlink_to(base / "nowhere.json")
+    for folder in folders[1:]:
+        (folder / "lesson.json").write_text("{}")
+    if linked_lesson:
+        (base / "root" / "c" / "lesson.json").unlink()
+        (base / "root" / "c" / "lesson.json").symlink_to(base / "root" / "a" / "b" / "lesson.json")
+    if linked_folder:
+        (base / "root" / "d").symlink_to(base / "root" / "a")
+    walks: Walks = {}
+    requested = [*discover([base / "root"], walks=walks), base / "root" / "d" / "lesson.json"]
+    run = _Run()
+    run.learn(walks)
+    for path in requested:
+        if path.exists():
+            assert run.resolve(path) == path.resolve(), path
+            assert run.catalog_of(path) == find_catalog(path), path
