@@ -117,8 +117,8 @@ class _Tree:
     catalogs: list[Path]
     holders: frozenset[Path]
     unreadable: list[Path]
-    listed: frozenset[Path] = frozenset()
-    plain: frozenset[Path] = frozenset()
+    listed: frozenset[Path]
+    plain: frozenset[Path]
 
 
 Walks = dict[Path, _Tree]
@@ -168,7 +168,6 @@ def _walk(root: Path) -> _Tree:
     return _Tree(sorted(lessons, key=_IN_TREE_ORDER), sorted(catalogs, key=_IN_TREE_ORDER),
                  frozenset(holders), sorted(unreadable, key=_IN_TREE_ORDER),
                  frozenset(listed), frozenset(plain))
-
 
 
 def _walked(root: Path, walks: Walks | None) -> _Tree:
