@@ -10,6 +10,10 @@ versions, written atomically, which holds the key its result belongs to; deletin
 safe. Any unreadable entry is a miss, and so is an entry whose key is not the lesson's key now.
 ``RLKL_CACHE_DIR=off`` turns it off.
 
+``rlkl regen`` reads it too: an entry that reports nothing and whose fixtures are
+:attr:`Entry.current` means regen has nothing to write for the lesson, so it is not worked on
+(:mod:`rlkl.regen`); regen caches the lessons it leaves as they were.
+
 An entry also keeps the lesson's :class:`~rlkl.corpus.Facts` (it is stored only for a
 model-valid lesson, and the key covers the lesson's bytes), so a warm check neither parses nor
 validates an unchanged lesson: the corpus rules run on its facts
@@ -46,7 +50,7 @@ from rlkl.corpus import LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import MAX_BYTES, LoadError, read_regular
 
-_FORMAT = "3"
+_FORMAT = "4"
 
 SETTLED_NS = 2_000_000_000
 """How old (ns) a file's modification and change times must be for its status to be kept:
@@ -154,6 +158,9 @@ class Entry:
     exempt: int
     failed: bool = False  # not finished (RLKL901); never stored
     facts: Facts | None = None  # the lesson's, when it is stored
+    # its committed fixtures already say exactly what `regen` would write
+    # (:func:`rlkl.claims.changes.up_to_date`); a check can pass while they do not
+    current: bool = False
 
     @classmethod
     def failure(cls, diagnostic: Diagnostic) -> Entry:
@@ -163,7 +170,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Cache:
-    """The cache folder: :meth:`lookup`, :meth:`key` and :meth:`put`."""
+    """The cache folder: :meth:`lookup`, :meth:`key`, :meth:`put` and :meth:`put_if_unchanged`."""
 
     folder: Path
 
@@ -192,6 +199,13 @@ class Cache:
             self.put(key, entry)  # the statuses settled since: next time, no file is read
         return key, entry
 
+    def put_if_unchanged(self, key: Key, lesson: Path, display: str, entry: Entry) -> None:
+        """:meth:`put`, only if ``key`` (taken before the lesson's files were read for the
+        work that gave ``entry``) is still their key: a lesson edited meanwhile is never
+        cached under a key its result does not belong to."""
+        if self.key(lesson, display).content == key.content:
+            self.put(key, entry)
+
     def _read(self, name: str) -> dict[str, Any] | None:
         """The data of the entry file ``name``, None when it is missing or damaged."""
         try:
@@ -211,6 +225,7 @@ class Cache:
             "claims": entry.claims,
             "verified": entry.verified,
             "exempt": entry.exempt,
+            "current": entry.current,
             "facts": entry.facts.to_json(),
         }
         try:
@@ -234,6 +249,6 @@ def _entry(data: dict[str, Any]) -> Entry | None:
             for d in data["diagnostics"]
         )
         return Entry(found, int(data["claims"]), int(data["verified"]), int(data["exempt"]),
-                     facts=Facts.from_json(data["facts"]))
+                     facts=Facts.from_json(data["facts"]), current=data["current"] is True)
     except (ValueError, KeyError, TypeError):
         return None

@@ -20,7 +20,7 @@ from rlkl.cache import Cache, Entry, Key
 from rlkl.claims import fixtures
 from rlkl.claims.bindings import FILENAME as BINDINGS
 from rlkl.claims.bindings import BindingsError, load_bindings
-from rlkl.claims.changes import Change, Status, compare, message
+from rlkl.claims.changes import Change, Status, compare, message, up_to_date
 from rlkl.claims.extract import extract
 from rlkl.claims.records import LessonClaims
 from rlkl.claims.source import locate
@@ -200,11 +200,12 @@ def internal_error(path: Path, error: BaseException) -> Diagnostic:
 
 
 def lesson_entry(run: LessonRun) -> Entry:
-    """One lesson's run as counts and diagnostics (what the cache and the pool keep)."""
+    """One lesson's run as counts and diagnostics (what the cache and the pool keep); whether
+    its fixtures are current is known once they were compared (``run.changes``)."""
     verdicts = run.claims.verdicts
     return Entry(
         tuple(run.problems), len(verdicts), sum(v.ok for v in verdicts), len(run.claims.exempt),
-        facts=run.file.facts,
+        facts=run.file.facts, current=bool(run.changes) and up_to_date(run.changes),
     )
 
 
@@ -305,8 +306,8 @@ def _answered(
             continue
         answered[path] = one
         key = keys[path]
-        if key is not None and one.checked == texts.get(path):
-            _store(cache, key, path, display_path(path), one.entry)
+        if cache is not None and key is not None and one.checked == texts.get(path):
+            cache.put_if_unchanged(key, path, display_path(path), one.entry)
     return answered, keys
 
 
@@ -356,14 +357,7 @@ def _check_one(
     if run is not None:
         result.lessons.append(run)
         result.diagnostics.extend(run.problems)
-        if key is not None:
-            _store(cache, key, file.path, file.display, lesson_entry(run))
+        if cache is not None and key is not None:
+            cache.put_if_unchanged(key, file.path, file.display, lesson_entry(run))
     return run
 
-
-def _store(cache: Cache | None, key: Key, path: Path, display: str, entry: Entry) -> None:
-    """Cache ``entry`` for ``key``, the key of the files as they were before the check,
-    only if they still are: a lesson edited during its check is never cached under a key
-    its result does not belong to."""
-    if cache is not None and cache.key(path, display).content == key.content:
-        cache.put(key, entry)

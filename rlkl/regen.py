@@ -2,7 +2,8 @@
 
 Built on :func:`rlkl.check.check_lesson`, one lesson at a time (across processes for a large
 corpus). Writes are atomic, only of files whose content changes, and only inside the corpus
-(symlinks resolved, RLKL902 otherwise).
+(symlinks resolved, RLKL902 otherwise). With the check cache (:mod:`rlkl.cache`), a lesson
+that has nothing to write is known without being checked again.
 """
 
 from __future__ import annotations
@@ -11,15 +12,16 @@ import math
 import os
 import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from rlkl.cache import Entry
+from rlkl.cache import Cache, Entry, Key
 from rlkl.check import (
     CheckResult,
     LessonRun,
+    Outcome,
     check_lesson,
     compare_fixtures,
     internal_error,
@@ -32,7 +34,7 @@ from rlkl.claims.source import encode_like, mention_range, splice
 from rlkl.corpus import CATALOG_FILE, LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import display_path, file_kind
-from rlkl.pool import load_lesson, map_paths
+from rlkl.pool import file_fingerprint, fingerprint, load_lesson, map_paths
 from rlkl.validate import LessonFile, Walks, discover, validate_paths
 
 MAX_FIX_ROUNDS = 5
@@ -184,9 +186,18 @@ def owns(root: Path, target: Path) -> bool:
     return target.resolve().is_relative_to(root.resolve())
 
 
+def in_corpus(lesson: Path, root: Path) -> bool:
+    """Whether regen may write a lesson and its fixtures: :func:`owns` of both, their folder
+    resolved once (a file that is no symlink resolves to its name in the resolved folder)."""
+    if not owns(root, lesson.parent):
+        return False
+    return all(owns(root, path) for path in (lesson, fixtures.path_for(lesson))
+               if os.path.islink(path))
+
+
 def _refusal(run: LessonRun, root: Path) -> Diagnostic | None:
     """RLKL902 when the lesson's folder leads out of its corpus (regen then writes nothing)."""
-    if owns(root, run.fixture_path) and owns(root, run.file.path):
+    if in_corpus(run.file.path, root):
         return None
     return run.document.diagnostic(
         "",
@@ -276,18 +287,20 @@ def _shared(run: LessonRun) -> Diagnostic:
 
 def regen_lesson(
     file: LessonFile, *, asked: Sequence[Path], fix: bool, shared: frozenset[Path]
-) -> tuple[RegenReport, Entry]:
+) -> tuple[RegenReport, Outcome[None]]:
     """One lesson: the ``--fix`` rounds, its fixtures written, kept or removed, and its check
-    afterwards (diagnostics, counts and the lesson's facts as it now is). Lessons are
-    independent, so a large corpus runs this across processes (:func:`rlkl.pool.map_paths`)."""
+    afterwards (diagnostics, counts and the lesson's facts as it now is, and the fingerprint
+    of the text it started from). Lessons are independent, so a large corpus runs this across
+    processes (:func:`rlkl.pool.map_paths`)."""
     report = RegenReport()
+    checked = fingerprint(file.document.text) if file.document is not None else ""
     run, error = check_lesson(file, freshness=False)
     if run is not None and fix:
         run, error = _fix_rounds(run, asked, report)
     if error is not None:
-        return report, Entry.failure(error)
+        return report, Outcome(Entry.failure(error), None)
     if run is None:
-        return report, Entry((), 0, 0, 0)
+        return report, Outcome(Entry((), 0, 0, 0), None)
     if fix and ambiguity(run):
         report.not_fixed[run.file.path] = ambiguity(run)
     elif run.file.path in shared:
@@ -301,11 +314,53 @@ def regen_lesson(
         except Exception as raised:  # reported at its lesson, as check_paths does
             found = [internal_error(run.file.path, raised)]
         run.problems.extend(found)
-    return report, lesson_entry(run)
+    return report, Outcome(lesson_entry(run), None, checked)
+
+
+def _settled(entry: Entry, lesson: Path, asked: Sequence[Path], shared: frozenset[Path]) -> bool:
+    """Whether regen has nothing to do for a lesson whose files the cached ``entry`` (of
+    ``rlkl check``) answers for: the check reported nothing there (every claim verified, so
+    ``--fix`` rewrites nothing and finds nothing to refuse), its fixtures already say what
+    regen would write (:attr:`~rlkl.cache.Entry.current`), and they are its own, inside the
+    corpus (else regen reports why it does not write)."""
+    if entry.diagnostics or not entry.current or entry.facts is None or lesson in shared:
+        return False
+    return in_corpus(lesson, corpus_root(lesson, asked))
+
+
+def _worked(
+    lessons: list[Path], each: Callable[[LessonFile], tuple[RegenReport, Outcome[None]]],
+    cache: Cache | None, shared: frozenset[Path], asked: Sequence[Path], jobs: int,
+) -> dict[Path, tuple[RegenReport, Entry]]:
+    """What regen did to each lesson it could read as one, in lesson order: ``each`` of it,
+    or, when the cache answers for its files and says there is nothing to do
+    (:func:`_settled`), nothing (its fixtures are reported unchanged). A lesson regen left
+    as it was is cached as ``rlkl check`` caches it (:meth:`~rlkl.cache.Cache.put_if_unchanged`)."""
+    found: dict[Path, tuple[RegenReport, Entry]] = {}
+    keys: dict[Path, Key | None] = {}
+    texts: dict[Path, str] = {}  # the keyed lesson text, to compare with what regen read
+    for path in lessons:
+        key, hit = cache.lookup(path, display_path(path)) if cache else (None, None)
+        if hit is not None and _settled(hit, path, asked, shared):
+            found[path] = RegenReport(unchanged=[fixtures.path_for(path)]), hit
+            continue
+        keys[path] = key
+        if key is not None:
+            texts[path] = file_fingerprint(path)
+    missed = list(keys)
+    for path, one in zip(missed, map_paths(each, missed, jobs), strict=True):
+        if one is None:
+            continue
+        part, outcome = one
+        found[path] = part, outcome.entry
+        key = keys[path]
+        if cache is not None and key is not None and outcome.checked == texts[path]:
+            cache.put_if_unchanged(key, path, display_path(path), outcome.entry)
+    return {path: found[path] for path in lessons if path in found}
 
 
 def regen_paths(
-    paths: Sequence[Path], *, fix: bool = False, jobs: int = 1
+    paths: Sequence[Path], *, fix: bool = False, jobs: int = 1, cache: Cache | None = None
 ) -> tuple[RegenReport, CheckResult]:
     """Rewrite the fixtures (with ``fix``, also dependent prose numbers) of lessons under ``paths``.
 
@@ -318,12 +373,16 @@ def regen_paths(
     lessons as regen left them, and a lesson that was not valid is validated here. Returns
     what changed and a fresh check of the result (every lesson as counts and diagnostics, in
     ``counted``).
+
+    With the ``rlkl check`` ``cache``, a lesson whose files are unchanged since a check found
+    it verified with current fixtures is not worked on again (nothing would be written, and
+    ``changes`` has no entry for it), and a lesson regen leaves as it was is cached.
     """
     walks: Walks = {}
     lessons = discover(paths, walks=walks)
-    each = partial(regen_lesson, asked=tuple(paths), fix=fix, shared=_shared_fixtures(lessons))
-    done = {path: one for path, one in zip(lessons, map_paths(each, lessons, jobs), strict=True)
-            if one is not None}
+    asked, shared = tuple(paths), _shared_fixtures(lessons)
+    each = partial(regen_lesson, asked=asked, fix=fix, shared=shared)
+    done = _worked(lessons, each, cache, shared, asked, jobs)
     report = RegenReport()
     for part, _ in done.values():
         report.merge(part)

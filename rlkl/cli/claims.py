@@ -14,9 +14,11 @@ from rlkl.claims.listing import equation_rows, mention_rows
 from rlkl.cli.options import (
     FormatCommand,
     batch_gc,
+    cache_unless,
     format_option,
     jobs_option,
     jobs_or_cpus,
+    no_cache_option,
     paths_argument,
     paths_or_content,
     require_lessons,
@@ -36,12 +38,10 @@ def _emit(result: CheckResult, fmt: Format) -> None:
 @click.command(cls=FormatCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @paths_argument
 @format_option
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Recheck every lesson. By default a lesson whose lesson.json, claims.yaml and "
+@no_cache_option(
+    "Recheck every lesson. By default a lesson whose lesson.json, claims.yaml and "
     "fixtures.json are unchanged (same bytes, same core version, same rlkl) reuses its "
-    "last result from $XDG_CACHE_HOME/rlkl (safe to delete).",
+    "last result from $XDG_CACHE_HOME/rlkl (safe to delete)."
 )
 @jobs_option
 def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None) -> None:
@@ -60,13 +60,9 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None
       rlkl check content/ppo-clipped-objective
       rlkl check --format json | jq .summary
     """
-    from rlkl.cache import Cache, default_dir
-
     asked = paths_or_content(paths)
-    folder = default_dir()
-    cache = None if no_cache or folder is None else Cache(folder)
     batch_gc()
-    result = check_paths(asked, cache=cache, jobs=jobs_or_cpus(jobs))
+    result = check_paths(asked, cache=cache_unless(no_cache), jobs=jobs_or_cpus(jobs))
     require_lessons(result.summary(), result.diagnostics, asked)
     _emit(result, fmt)
     sys.exit(1 if result.summary()["errors"] else 0)
@@ -81,8 +77,15 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None
     "precision (only those numbers change in the file).",
 )
 @format_option
+@no_cache_option(
+    "Work on every lesson. By default a lesson whose lesson.json, claims.yaml and "
+    "fixtures.json are unchanged since `rlkl check` (or regen) found it verified with "
+    "fixtures up to date is left as it is, not checked again (the cache of rlkl check)."
+)
 @jobs_option
-def regen(paths: tuple[Path, ...], fix: bool, fmt: Format, jobs: int | None) -> None:
+def regen(
+    paths: tuple[Path, ...], fix: bool, fmt: Format, no_cache: bool, jobs: int | None
+) -> None:
     """Rewrite the fixtures of the lessons under PATHS (default: content/).
 
     Writes only files whose content changes, each atomically; never touches fixtures of
@@ -99,7 +102,9 @@ def regen(paths: tuple[Path, ...], fix: bool, fmt: Format, jobs: int | None) -> 
 
     asked = paths_or_content(paths)
     batch_gc()
-    report, result = regen_paths(asked, fix=fix, jobs=jobs_or_cpus(jobs))
+    report, result = regen_paths(
+        asked, fix=fix, jobs=jobs_or_cpus(jobs), cache=cache_unless(no_cache)
+    )
     require_lessons(result.summary(), result.diagnostics, asked)
     for lesson, why in sorted(report.not_fixed.items()):
         click.echo(f"not fixed: {one_line(lesson.as_posix())}: {why}; fix that first", err=True)

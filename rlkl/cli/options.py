@@ -9,14 +9,17 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from rlkl.diagnostics import Diagnostic
 from rlkl.render import FORMATS, one_line
+
+if TYPE_CHECKING:
+    from rlkl.cache import Cache
 
 DEFAULT = Path("content")
 
@@ -38,6 +41,19 @@ jobs_option = click.option(
     help="Processes for a large corpus (48 lessons or more); default: one per CPU. "
     "1 checks every lesson in this process. The output is the same either way.",
 )
+
+
+def no_cache_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--no-cache``, whose help says what the command does without it."""
+    return click.option("--no-cache", is_flag=True, help=help)
+
+
+def cache_unless(no_cache: bool) -> Cache | None:
+    """The check cache (:mod:`rlkl.cache`) unless ``--no-cache`` or ``RLKL_CACHE_DIR=off``."""
+    from rlkl.cache import Cache, default_dir
+
+    folder = default_dir()
+    return None if no_cache or folder is None else Cache(folder)
 
 
 def jobs_or_cpus(jobs: int | None) -> int:
