@@ -1,13 +1,14 @@
 """A content-hash cache of each lesson's claim results, for fast re-checks.
 
-A lesson's claim diagnostics depend only on the bytes of its ``lesson.json``, its
-``claims.yaml`` and its ``fixtures.json``, the numeric core's version, rlkl's own code (the
-equation reader included) and the versions of the libraries that reader parses LaTeX with —
-so the key (:func:`lesson_key`) is a SHA-256 of exactly those (and the paths they are reported
-under). The cache lives outside the content tree (``$RLKL_CACHE_DIR``, else
-``$XDG_CACHE_HOME/rlkl``, else ``~/.cache/rlkl``), one small JSON file per lesson path and
-versions, written atomically, which holds the key its result belongs to; deleting it is always
-safe. Any unreadable entry is a miss, and so is an entry whose key is not the lesson's key now.
+A lesson's claim diagnostics depend only on the bytes of its lesson file (``lesson.json``, or a
+file named for its id), its ``claims.yaml`` and its ``fixtures.json``, the numeric core's
+version, rlkl's own code (the equation reader included) and the versions of the libraries that
+reader parses LaTeX with — so the key (:func:`lesson_key`) is a SHA-256 of exactly those (and
+the paths they are reported under). The cache lives outside the content tree
+(``$RLKL_CACHE_DIR``, else ``$XDG_CACHE_HOME/rlkl``, else ``~/.cache/rlkl``), one small JSON
+file per lesson path and versions, written atomically, which holds the key its result belongs
+to; deleting it is always safe. Any unreadable entry is a miss, and so is an entry whose key is
+not the lesson's key now.
 ``RLKL_CACHE_DIR=off`` turns it off.
 
 ``rlkl regen`` reads it too: an entry that reports nothing and whose fixtures are
@@ -46,7 +47,7 @@ from rlkl.claims.bindings import FILENAME as BINDINGS_FILE
 from rlkl.claims.fixtures import FILENAME as FIXTURES_FILE
 from rlkl.claims.latex_cache import reader_versions
 from rlkl.core.version import CORE_VERSION
-from rlkl.corpus import LESSON_FILE, Facts
+from rlkl.corpus import Facts
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import MAX_BYTES, LoadError, read_regular
 
@@ -57,7 +58,7 @@ SETTLED_NS = 2_000_000_000
 more than the coarsest timestamps (2 s) and the clock's tick."""
 
 _TRUST_STATUS = os.name != "nt"  # Windows' st_ctime is the creation time: never trusted
-_FILES = (LESSON_FILE, BINDINGS_FILE, FIXTURES_FILE)
+_BESIDE = (BINDINGS_FILE, FIXTURES_FILE)
 
 
 def default_dir() -> Path | None:
@@ -97,8 +98,10 @@ def _identity(lesson: Path, display: str, core_version: str) -> hashlib._Hash:
 
 
 def _files(lesson: Path) -> list[str]:
+    """The files a lesson's results depend on: the lesson file itself (whatever its name:
+    ``<id>.json`` is a lesson too) and the bindings and fixtures beside it."""
     folder = os.path.dirname(lesson)
-    return [os.path.join(folder, name) for name in _FILES]
+    return [str(lesson), *(os.path.join(folder, name) for name in _BESIDE)]
 
 
 def _key(identity: hashlib._Hash, files: list[str]) -> str:

@@ -41,6 +41,19 @@ def test_any_byte_change_in_a_lessons_files_changes_its_key(name: str, tmp_path:
     assert lesson_key(lesson, "x") != before
 
 
+def test_a_lesson_file_named_for_its_id_is_keyed_by_its_own_bytes(tmp_path: Path) -> None:
+    """``<id>.json`` is a lesson too: an edit of it is never answered by the cache."""
+    space = Workspace.copy(tmp_path)
+    named = space.path(name=f"{SEED}.json")
+    space.path().rename(named)
+    cache = Cache(tmp_path / "cache")
+    assert _json([named], cache) == _json([named], None)
+    named.write_text(named.read_text(encoding="utf-8").replace(
+        "ratio is 1.4", "ratio is 1.5", 1), encoding="utf-8")
+    assert _json([named], cache) == _json([named], None)
+    assert '"errors": 0' not in _json([named], None)
+
+
 def test_a_core_version_change_changes_the_key(tmp_path: Path) -> None:
     lesson = Workspace.copy(tmp_path).path()
     assert lesson_key(lesson, "x", "1") != lesson_key(lesson, "x", "2")
