@@ -11,9 +11,8 @@ to; deleting it is always safe. Any unreadable entry is a miss, and so is an ent
 not the lesson's key now.
 ``RLKL_CACHE_DIR=off`` turns it off.
 
-``rlkl regen`` reads it too: an entry that reports nothing and whose fixtures are
-:attr:`Entry.current` means regen has nothing to write for the lesson, so it is not worked on
-(:mod:`rlkl.regen`); regen caches the lessons it leaves as they were.
+``rlkl regen`` reads it too, and skips a lesson whose entry says it has nothing to write
+(:func:`rlkl.regen._settled`); regen caches the lessons it leaves as they were.
 
 An entry also keeps the lesson's :class:`~rlkl.corpus.Facts` (it is stored only for a
 model-valid lesson, and the key covers the lesson's bytes), so a warm check neither parses nor

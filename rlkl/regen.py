@@ -3,7 +3,7 @@
 Built on :func:`rlkl.check.check_lesson`, one lesson at a time (across processes for a large
 corpus). Writes are atomic, only of files whose content changes, and only inside the corpus
 (symlinks resolved, RLKL902 otherwise). With the check cache (:mod:`rlkl.cache`), a lesson
-that has nothing to write is known without being checked again.
+with nothing to write is known without being checked again (:func:`_settled`).
 """
 
 from __future__ import annotations
@@ -182,30 +182,46 @@ def corpus_root(lesson: Path, asked: Sequence[Path]) -> Path:
 
 
 def owns(root: Path, target: Path) -> bool:
-    """Whether ``target``, with every symlink resolved, lies inside ``root`` (also resolved)."""
-    return target.resolve().is_relative_to(root.resolve())
+    """Whether ``target``, with every symlink resolved, lies inside ``root`` (also resolved);
+    False when it cannot be resolved (a symlink loop): regen never writes through it."""
+    try:
+        return target.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        return False
 
 
 def in_corpus(lesson: Path, root: Path) -> bool:
-    """Whether regen may write a lesson and its fixtures: :func:`owns` of both, their folder
-    resolved once (a file that is no symlink resolves to its name in the resolved folder)."""
-    if not owns(root, lesson.parent):
-        return False
-    return all(owns(root, path) for path in (lesson, fixtures.path_for(lesson))
-               if os.path.islink(path))
+    """Whether regen may write a lesson and its fixtures: :func:`owns` of both. When their
+    folder resolves inside ``root``, only the files that are symlinks need resolving (any
+    other resolves to its name in that folder)."""
+    files: tuple[Path, ...] = (lesson, fixtures.path_for(lesson))
+    if owns(root, lesson.parent):
+        files = tuple(path for path in files if os.path.islink(path))
+    return all(owns(root, path) for path in files)
 
 
 def _refusal(run: LessonRun, root: Path) -> Diagnostic | None:
-    """RLKL902 when the lesson's folder leads out of its corpus (regen then writes nothing)."""
+    """RLKL902 when the lesson's folder, or the lesson or fixtures file, leads out of its
+    corpus or cannot be resolved (regen then writes nothing)."""
     if in_corpus(run.file.path, root):
         return None
+    folder = run.file.path.parent
+    if owns(root, folder):
+        link = next(p for p in (run.file.path, run.fixture_path) if not owns(root, p))
+        where = f"{link.as_posix()} is a symlink out of the corpus or in a loop"
+    else:
+        where = f"{folder.as_posix()} resolves to {_resolved(folder)}, outside the corpus"
     return run.document.diagnostic(
-        "",
-        "RLKL902",
-        f"regen does not write here: {run.file.path.parent.as_posix()} resolves to "
-        f"{run.file.path.parent.resolve().as_posix()}, outside the corpus "
-        f"{root.as_posix()}; nothing was written or removed",
+        "", "RLKL902",
+        f"regen does not write here: {where} {root.as_posix()}; nothing was written or removed",
     )
+
+
+def _resolved(path: Path) -> str:
+    try:
+        return path.resolve().as_posix()
+    except (OSError, RuntimeError):
+        return "nothing (a symlink loop)"
 
 
 def _fix_rounds(
@@ -290,17 +306,30 @@ def regen_lesson(
 ) -> tuple[RegenReport, Outcome[None]]:
     """One lesson: the ``--fix`` rounds, its fixtures written, kept or removed, and its check
     afterwards (diagnostics, counts and the lesson's facts as it now is, and the fingerprint
-    of the text it started from). Lessons are independent, so a large corpus runs this across
-    processes (:func:`rlkl.pool.map_paths`)."""
+    of the text it started from). A stage that raises makes the lesson unfinished (RLKL901,
+    as in ``check_paths``) and the run goes on. Lessons are independent, so a large corpus
+    runs this across processes (:func:`rlkl.pool.map_paths`)."""
     report = RegenReport()
+    try:
+        entry = _regen(file, asked, fix, shared, report)
+    except Exception as raised:  # any stage failure is reported at its lesson
+        entry = Entry.failure(internal_error(file.path, raised))
     checked = fingerprint(file.document.text) if file.document is not None else ""
+    return report, Outcome(entry, None, checked)
+
+
+def _regen(
+    file: LessonFile, asked: Sequence[Path], fix: bool, shared: frozenset[Path],
+    report: RegenReport,
+) -> Entry:
+    """:func:`regen_lesson`'s work, what it did in ``report``; the lesson's entry after it."""
     run, error = check_lesson(file, freshness=False)
     if run is not None and fix:
         run, error = _fix_rounds(run, asked, report)
     if error is not None:
-        return report, Outcome(Entry.failure(error), None)
+        return Entry.failure(error)
     if run is None:
-        return report, Outcome(Entry((), 0, 0, 0), None)
+        return Entry((), 0, 0, 0)
     if fix and ambiguity(run):
         report.not_fixed[run.file.path] = ambiguity(run)
     elif run.file.path in shared:
@@ -309,20 +338,21 @@ def regen_lesson(
         _write_fixture(run, asked, report)
     # the lesson as regen saw it: only its fixtures are new, so it is compared with them again
     if not run.bindings_broken:
-        try:
-            run.changes, found = compare_fixtures(run)
-        except Exception as raised:  # reported at its lesson, as check_paths does
-            found = [internal_error(run.file.path, raised)]
+        run.changes, found = compare_fixtures(run)
         run.problems.extend(found)
-    return report, Outcome(lesson_entry(run), None, checked)
+    return lesson_entry(run)
 
 
 def _settled(entry: Entry, lesson: Path, asked: Sequence[Path], shared: frozenset[Path]) -> bool:
-    """Whether regen has nothing to do for a lesson whose files the cached ``entry`` (of
-    ``rlkl check``) answers for: the check reported nothing there (every claim verified, so
-    ``--fix`` rewrites nothing and finds nothing to refuse), its fixtures already say what
-    regen would write (:attr:`~rlkl.cache.Entry.current`), and they are its own, inside the
-    corpus (else regen reports why it does not write)."""
+    """Whether regen has nothing to do for a lesson whose files the cached ``entry`` (of a
+    check or a regen) answers for. The one definition of when regen skips a lesson:
+
+    - the lesson reported nothing, no error or warning (so every claim verified, ``--fix``
+      rewrites nothing and has no reason to refuse it);
+    - its fixtures already say exactly what regen would write
+      (:attr:`~rlkl.cache.Entry.current`; a check can pass while they record an old glyph);
+    - they are its own (no second lesson file shares them) and inside the corpus (else
+      regen reports why it does not write there)."""
     if entry.diagnostics or not entry.current or entry.facts is None or lesson in shared:
         return False
     return in_corpus(lesson, corpus_root(lesson, asked))
@@ -374,9 +404,9 @@ def regen_paths(
     what changed and a fresh check of the result (every lesson as counts and diagnostics, in
     ``counted``).
 
-    With the ``rlkl check`` ``cache``, a lesson whose files are unchanged since a check found
-    it verified with current fixtures is not worked on again (nothing would be written, and
-    ``changes`` has no entry for it), and a lesson regen leaves as it was is cached.
+    With the ``rlkl check`` ``cache``, a lesson regen has nothing to do for (:func:`_settled`)
+    is not worked on again (``changes`` has no entry for it), and a lesson regen leaves as it
+    was is cached.
     """
     walks: Walks = {}
     lessons = discover(paths, walks=walks)

@@ -78,9 +78,9 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None
 )
 @format_option
 @no_cache_option(
-    "Work on every lesson. By default a lesson whose lesson.json, claims.yaml and "
-    "fixtures.json are unchanged since `rlkl check` (or regen) found it verified with "
-    "fixtures up to date is left as it is, not checked again (the cache of rlkl check)."
+    "Work on every lesson. By default a lesson whose files are unchanged since `rlkl check` "
+    "(or regen) reported nothing for it and found its fixtures up to date is left as it "
+    "is, not checked again (the cache of rlkl check)."
 )
 @jobs_option
 def regen(

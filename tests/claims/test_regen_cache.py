@@ -25,20 +25,30 @@ from rlkl.render import render
 from tests.claims.helpers import CONTENT, SEED, Workspace
 from tests.claims.test_one_verdict import CASES
 
-Setup = Callable[[Path], list[Path]]  # builds a corpus under a folder; the paths to regen
+Build = Callable[[Path], list[Path]]  # lays out a corpus under a folder; the paths to regen
+Change = Callable[[Path], None]  # the case's edit, in the corpus under that folder
 
 
-def _case(name: str) -> Setup:
-    def setup(root: Path) -> list[Path]:
-        space = Workspace.copy(root)
-        CASES[name][0](space.root / SEED)
-        return [space.root / SEED]
+def _seed(root: Path) -> list[Path]:
+    return [Workspace.copy(root).root / SEED]
 
-    return setup
+
+def _wrong_number(name: str = "lesson.json") -> Change:
+    """The seed lesson file ``name`` says a ratio of 1.5 where the core computes 1.4."""
+    def change(root: Path) -> None:
+        path = root / "content" / SEED / name
+        path.write_text(path.read_text(encoding="utf-8").replace(
+            "ratio is 1.4", "ratio is 1.5", 1), encoding="utf-8")
+
+    return change
+
+
+def _case(name: str) -> Change:
+    return lambda root: CASES[name][0](root / "content" / SEED)
 
 
 def _outside(root: Path) -> list[Path]:
-    """A verified lesson whose folder is a symlink out of the corpus (RLKL902)."""
+    """The seed lesson's folder is a symlink out of the corpus (RLKL902)."""
     space = Workspace.copy(root)
     outside = root / "outside" / "x"
     shutil.copytree(space.root / SEED, outside)
@@ -54,31 +64,35 @@ def _second_file(root: Path) -> list[Path]:
     return [space.path(), space.path(name="lesson-copy.json")]
 
 
-def _unfound_template(root: Path) -> list[Path]:
+def _named(root: Path) -> list[Path]:
+    """The lesson file named for its id, not ``lesson.json``."""
+    space = Workspace.copy(root)
+    space.path().rename(space.path(name=f"{SEED}.json"))
+    return [space.path(name=f"{SEED}.json")]
+
+
+def _unfound_template(root: Path) -> None:
     """Bindings with a template the lesson does not have (RLKL607), fixtures current:
     ``--fix`` reports that it leaves the lesson alone."""
-    space = Workspace.copy(root)
-    space.edit("claims:\n", 'claims:\n  - id: nowhere\n    in: /engineeringExample\n'
-               '    says: "from {y} a ratio of {x} nowhere"\n    where:\n      x: y + 1\n\n',
-               name="claims.yaml")
-    return [space.root / SEED]
+    Workspace(root / "content").edit(
+        "claims:\n", 'claims:\n  - id: nowhere\n    in: /engineeringExample\n'
+        '    says: "from {y} a ratio of {x} nowhere"\n    where:\n      x: y + 1\n\n',
+        name="claims.yaml")
 
 
 def _corpus(root: Path) -> list[Path]:
-    """Every shipped lesson, one of them with a wrong number."""
+    """Every shipped lesson."""
     shutil.copytree(CONTENT, root / "content")
-    lesson = root / "content" / SEED / "lesson.json"
-    lesson.write_text(lesson.read_text(encoding="utf-8").replace(
-        "ratio is 1.4", "ratio is 1.5", 1), encoding="utf-8")
     return [root / "content"]
 
 
-SETUPS: dict[str, Setup] = {
-    **{name: _case(name) for name in CASES},
-    "outside-the-corpus": _outside,
-    "second-lesson-file": _second_file,
-    "template-not-found": _unfound_template,
-    "corpus-one-wrong": _corpus,
+SETUPS: dict[str, tuple[Build, Change]] = {
+    **{name: (_seed, _case(name)) for name in CASES},
+    "outside-the-corpus": (_outside, _wrong_number()),
+    "second-lesson-file": (_second_file, _wrong_number("lesson-copy.json")),
+    "named-for-its-id": (_named, _wrong_number(f"{SEED}.json")),
+    "template-not-found": (_seed, _unfound_template),
+    "corpus-one-wrong": (_corpus, _wrong_number()),
 }
 
 
@@ -120,21 +134,30 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
     yield seen
 
 
+@pytest.mark.parametrize("when", ["never", "before", "after"])
 @pytest.mark.parametrize("fix", [False, True], ids=["regen", "fix"])
 @pytest.mark.parametrize("name", sorted(SETUPS))
 def test_regen_after_a_cached_check_does_what_regen_without_the_cache_does(
-    name: str, fix: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    name: str, fix: bool, when: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The case's edit is not made, made before the cached check, or after it (so the cache
+    has an entry for the files as they were); then regen runs twice (the second reads what
+    the first cached)."""
+    build, change = SETUPS[name]
     runs = []
     for side, cached in (("plain", False), ("cached", True)):
         root = tmp_path / side
         root.mkdir()
         monkeypatch.chdir(root)  # the same displayed paths on both sides
-        paths = SETUPS[name](root)
+        paths = build(root)
         cache = Cache(tmp_path / "cache") if cached else None
+        if when == "before":
+            change(root)
         if cache is not None:
             check_paths(paths, cache=cache)
-        runs.append(_regen(root, paths, fix, cache))
+        if when == "after":
+            change(root)
+        runs.append([_regen(root, paths, fix, cache) for _ in range(2)])
     assert runs[0] == runs[1]
 
 
@@ -184,9 +207,10 @@ def test_regen_caches_a_lesson_it_leaves_as_it_was_and_never_what_it_wrote(
     drift(space.root / SEED)
     report, _ = regen_paths(folder, cache=cache)
     assert report.updated == [space.path(name="fixtures.json")]
-    assert '"errors": 0' in checked()[0]
     drift(space.root / SEED)  # the fixtures regen found, again: their drift is reported
     assert '"errors": 0' not in checked()[0]
+    regen_paths(folder, cache=cache)
+    assert '"errors": 0' in checked()[0]
 
 
 def test_the_command_uses_the_cache_of_check_unless_told_not_to(

@@ -8,7 +8,9 @@ folder out of the corpus.
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -16,6 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from rlkl import check as pipeline
+from rlkl import regen
+from rlkl.cache import Cache
 from rlkl.check import check_paths
 from rlkl.cli import main
 from rlkl.regen import regen_paths
@@ -141,3 +145,76 @@ def test_regen_never_writes_a_folders_fixtures_for_its_second_lesson_file(
     assert (folder / "fixtures.json").read_bytes() == fixtures_before
     [refused] = [d for d in result.diagnostics if d.code == "RLKL512"]
     assert refused.file.endswith(f"{SEED}/copy.json")
+
+
+@pytest.mark.parametrize("stage", ["compare_fixtures", "write_checked"])
+def test_a_regen_stage_that_raises_is_a_located_error_and_the_run_goes_on(
+    stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the claims (fixtures compared, written), too: the lesson is unfinished (RLKL901),
+    never cached, and every other lesson is regenerated."""
+    space = _corpus(tmp_path)
+    real = getattr(regen, stage)
+
+    def explode_on_seed(first, *args):  # type: ignore[no-untyped-def]
+        path = first.file.path if hasattr(first, "file") else first  # a run, or a path
+        if SEED in str(path):
+            raise ValueError("boom")
+        return real(first, *args)
+
+    monkeypatch.setattr(regen, stage, explode_on_seed)
+    for name in (SEED, LATER):  # both fixtures need writing
+        space.path(name, "fixtures.json").write_text('{"claims": []}\n', encoding="utf-8")
+    cache = Cache(tmp_path / "cache")
+    report, result = regen_paths([space.root], cache=cache)
+    internal = [d for d in result.diagnostics if d.code == "RLKL901"]
+    assert len(internal) == 1 and SEED in internal[0].file and "boom" in internal[0].message
+    assert report.updated == [space.path(LATER, "fixtures.json")]
+    assert result.summary()["finished"] == 1
+    monkeypatch.undo()
+    assert check_paths([space.root / SEED], cache=cache).lessons  # not answered by the cache
+
+
+def test_in_corpus_is_owns_of_the_lesson_and_its_fixtures(tmp_path: Path) -> None:
+    """For every kind of folder, lesson file and fixtures file (a file, missing, a symlink
+    inside or out of the corpus, dangling, in a loop)."""
+    root, away = tmp_path / "corpus", tmp_path / "away"
+    root.mkdir()
+    away.mkdir()
+    kinds = ["file", "missing", "link-in", "link-out", "dangling", "loop"]
+    for index, (folder_kind, lesson_kind, fixtures_kind) in enumerate(
+        itertools.product(["dir", "link-in", "link-out"], kinds[:1] + kinds[2:], kinds)
+    ):
+        real = (away if folder_kind == "link-out" else root) / f"real-{index}"
+        real.mkdir(parents=True)
+        folder = root / f"lesson-{index}"
+        if folder_kind == "dir":
+            folder = real
+        else:
+            folder.symlink_to(real, target_is_directory=True)
+        for name, kind in (("lesson.json", lesson_kind), ("fixtures.json", fixtures_kind)):
+            path, target = real / name, {"link-in": root, "link-out": away}.get(kind)
+            if kind == "file":
+                path.write_text("{}", encoding="utf-8")
+            elif target is not None:
+                (target / f"{index}-{name}").write_text("{}", encoding="utf-8")
+                path.symlink_to(target / f"{index}-{name}")
+            elif kind == "dangling":
+                path.symlink_to(root / "nothing-here")
+            elif kind == "loop":
+                path.symlink_to(path)
+        lesson = folder / "lesson.json"
+        both = regen.owns(root, lesson) and regen.owns(root, folder / "fixtures.json")
+        assert regen.in_corpus(lesson, root) == both, (folder_kind, lesson_kind, fixtures_kind)
+
+
+def test_regen_refuses_a_fixtures_symlink_loop_with_a_located_error(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    fixture = space.path(name="fixtures.json")
+    fixture.unlink()
+    fixture.symlink_to(fixture)
+    for fix in ([], ["--fix"]):
+        done = CliRunner().invoke(main, ["regen", *fix, "--no-cache", str(space.root / SEED)])
+        assert done.exit_code == 1 and isinstance(done.exception, SystemExit), done.output
+        assert "RLKL902" in done.output and "in a loop" in done.output
+        assert fixture.is_symlink() and os.readlink(fixture) == str(fixture)
