@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rlkl import check, pool, validate
+from rlkl import check, pool, regen, validate
 from rlkl.cache import Cache
 from rlkl.check import check_paths
 from rlkl.regen import regen_paths
@@ -106,6 +106,32 @@ def test_a_lesson_saved_while_workers_check_it_is_never_cached_under_other_bytes
     during = check_paths([space.root], jobs=2, cache=cache)
     assert during.summary()["finished"] == len(LESSONS)
     monkeypatch.setattr(check, "map_paths", map_paths)
+    after = check_paths([space.root], jobs=2, cache=cache)
+    assert "RLKL401" in {d.code for d in after.diagnostics}
+
+
+def test_a_lesson_saved_while_regen_works_on_it_is_never_cached_under_other_bytes(
+    space: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for regen, which caches the lessons it leaves as they were: what its workers
+    found of the corrected lesson is not kept under the key of the wrong one."""
+    lesson = space.path()
+    right = lesson.read_bytes()
+    space.edit("ratio is 1.4. With", "ratio is 1.5. With")
+    wrong = lesson.read_bytes()
+    map_paths = regen.map_paths
+
+    def saved_meanwhile(*args, **options):  # type: ignore[no-untyped-def]
+        lesson.write_bytes(right)
+        try:
+            return map_paths(*args, **options)
+        finally:
+            lesson.write_bytes(wrong)
+
+    monkeypatch.setattr(regen, "map_paths", saved_meanwhile)
+    cache = Cache(tmp_path / "cache")
+    regen_paths([space.root], jobs=2, cache=cache)
+    monkeypatch.setattr(regen, "map_paths", map_paths)
     after = check_paths([space.root], jobs=2, cache=cache)
     assert "RLKL401" in {d.code for d in after.diagnostics}
 

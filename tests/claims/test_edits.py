@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from rlkl.cache import Cache
+from rlkl.check import check_paths
 from rlkl.regen import regen_paths
 from rlkl.render import render
 from tests.claims.helpers import SEED, Workspace, codes
@@ -150,8 +152,8 @@ def test_regen_across_processes_does_what_one_process_does(
 
     from rlkl import pool
 
-    lessons = (SEED, "ppo-clipped-objective", "kl-direction-estimators")
-    space = Workspace.copy(tmp_path, *lessons)
+    lessons = (SEED, "ppo-clipped-objective", "kl-direction-estimators", "reinforce-baseline-kl")
+    space = Workspace.copy(tmp_path, *lessons)  # the last is right as it is
     space.edit("current probability 0.7", "current probability 0.8", count=-1)  # --fix work
     space.edit("ratio is 1.4", "ratio is 1.5", lesson="ppo-clipped-objective")  # stays failing
     (space.root / "kl-direction-estimators" / "fixtures.json").unlink()  # to write
@@ -162,15 +164,21 @@ def test_regen_across_processes_does_what_one_process_does(
     real = futures.ProcessPoolExecutor  # the pool imports it where it starts one
     monkeypatch.setattr(futures, "ProcessPoolExecutor", lambda **kw: pools.append(1) or real(**kw))
     outcomes = []
-    for jobs in (1, 2):
+    for jobs, cache in ((1, None), (2, None), (2, Cache(tmp_path / "cache"))):
         shutil.rmtree(space.root)
         shutil.copytree(pristine, space.root)
+        if cache is not None:  # the check cache answers for the lesson that is right
+            check_paths([space.root], cache=cache)
         pools.clear()
-        report, result = regen_paths([space.root], fix=fix, jobs=jobs)
+        report, result = regen_paths([space.root], fix=fix, jobs=jobs, cache=cache)
         files = {p.relative_to(space.root): p.read_bytes() for p in space.root.rglob("*.json")}
         shown = render(result.diagnostics, result.summary(), "json")
         outcomes.append((report, shown, files, bool(pools)))
-    (serial, *one), (pooled, *other) = outcomes
-    assert one[:2] == other[:2] and serial == pooled
-    assert (one[2], other[2]) == (False, True)  # the second run did use processes
+    (serial, *one), (pooled, *other), (cached, *third) = outcomes
+    assert one[:2] == other[:2] == third[:2]
+    assert serial == pooled and (serial.updated, serial.fixed) == (cached.updated, cached.fixed)
+    assert sorted(serial.unchanged) == sorted(cached.unchanged)
+    right = space.path("reinforce-baseline-kl")  # worked on, except where the cache answered
+    assert right in serial.changes and right not in cached.changes
+    assert (one[2], other[2], third[2]) == (False, True, True)  # later runs used processes
     assert pooled.updated and (pooled.fixed if fix else True)
