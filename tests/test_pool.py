@@ -82,17 +82,20 @@ def test_a_pooled_regen_reads_and_validates_each_lesson_once_in_its_worker(
     assert not result.summary()["errors"] and read_here == []
 
 
+@pytest.mark.parametrize("command", ["check", "regen"])
 def test_a_lesson_saved_while_workers_check_it_is_never_cached_under_other_bytes(
-    space: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    command: str, space: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An editor saves a corrected lesson while the workers check it, then reverts to the
-    wrong one: the workers' clean result is not kept under the key of the wrong bytes, so the
-    wrong number is still reported afterwards (a cached false pass otherwise)."""
+    """An editor saves a corrected lesson while the workers check it (or regen works on it:
+    regen caches the lessons it leaves as they were), then reverts to the wrong one: the
+    workers' clean result is not kept under the key of the wrong bytes, so the wrong number is
+    still reported afterwards (a cached false pass otherwise)."""
+    module, run = {"check": (check, check_paths), "regen": (regen, regen_paths)}[command]
     lesson = space.path()
     right = lesson.read_bytes()
     space.edit("ratio is 1.4. With", "ratio is 1.5. With")  # a wrong number: RLKL401
     wrong = lesson.read_bytes()
-    map_paths = check.map_paths
+    map_paths = module.map_paths
 
     def saved_meanwhile(*args, **options):  # type: ignore[no-untyped-def]
         lesson.write_bytes(right)
@@ -101,37 +104,12 @@ def test_a_lesson_saved_while_workers_check_it_is_never_cached_under_other_bytes
         finally:
             lesson.write_bytes(wrong)
 
-    monkeypatch.setattr(check, "map_paths", saved_meanwhile)
+    monkeypatch.setattr(module, "map_paths", saved_meanwhile)
     cache = Cache(tmp_path / "cache")
-    during = check_paths([space.root], jobs=2, cache=cache)
+    during = run([space.root], jobs=2, cache=cache)  # type: ignore[operator]
+    during = during[1] if command == "regen" else during  # regen: (report, check result)
     assert during.summary()["finished"] == len(LESSONS)
-    monkeypatch.setattr(check, "map_paths", map_paths)
-    after = check_paths([space.root], jobs=2, cache=cache)
-    assert "RLKL401" in {d.code for d in after.diagnostics}
-
-
-def test_a_lesson_saved_while_regen_works_on_it_is_never_cached_under_other_bytes(
-    space: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The same for regen, which caches the lessons it leaves as they were: what its workers
-    found of the corrected lesson is not kept under the key of the wrong one."""
-    lesson = space.path()
-    right = lesson.read_bytes()
-    space.edit("ratio is 1.4. With", "ratio is 1.5. With")
-    wrong = lesson.read_bytes()
-    map_paths = regen.map_paths
-
-    def saved_meanwhile(*args, **options):  # type: ignore[no-untyped-def]
-        lesson.write_bytes(right)
-        try:
-            return map_paths(*args, **options)
-        finally:
-            lesson.write_bytes(wrong)
-
-    monkeypatch.setattr(regen, "map_paths", saved_meanwhile)
-    cache = Cache(tmp_path / "cache")
-    regen_paths([space.root], jobs=2, cache=cache)
-    monkeypatch.setattr(regen, "map_paths", map_paths)
+    monkeypatch.setattr(module, "map_paths", map_paths)
     after = check_paths([space.root], jobs=2, cache=cache)
     assert "RLKL401" in {d.code for d in after.diagnostics}
 
