@@ -12,7 +12,7 @@ not the lesson's key now.
 ``RLKL_CACHE_DIR=off`` turns it off.
 
 ``rlkl regen`` reads it too, and skips a lesson whose entry says it has nothing to write
-(:func:`rlkl.regen._settled`); regen caches the lessons it leaves as they were.
+(:func:`rlkl.regen.nothing_to_do`); regen caches the lessons it leaves as they were.
 
 An entry also keeps the lesson's :class:`~rlkl.corpus.Facts` (it is stored only for a
 model-valid lesson, and the key covers the lesson's bytes), so a warm check neither parses nor

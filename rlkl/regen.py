@@ -3,7 +3,7 @@
 Built on :func:`rlkl.check.check_lesson`, one lesson at a time (across processes for a large
 corpus). Writes are atomic, only of files whose content changes, and only inside the corpus
 (symlinks resolved, RLKL902 otherwise). With the check cache (:mod:`rlkl.cache`), a lesson
-with nothing to write is known without being checked again (:func:`_settled`).
+with nothing to write is known without being checked again (:func:`nothing_to_do`).
 """
 
 from __future__ import annotations
@@ -208,16 +208,16 @@ def _refusal(run: LessonRun, root: Path) -> Diagnostic | None:
     folder = run.file.path.parent
     if owns(root, folder):
         link = next(p for p in (run.file.path, run.fixture_path) if not owns(root, p))
-        where = f"{link.as_posix()} is a symlink out of the corpus or in a loop"
+        where = f"{link.as_posix()} is a symlink out of the corpus {root.as_posix()} or in a loop"
     else:
-        where = f"{folder.as_posix()} resolves to {_resolved(folder)}, outside the corpus"
+        where = (f"{folder.as_posix()} resolves to {_resolved(folder)}, outside the corpus "
+                 f"{root.as_posix()}")
     return run.document.diagnostic(
-        "", "RLKL902",
-        f"regen does not write here: {where} {root.as_posix()}; nothing was written or removed",
-    )
+        "", "RLKL902", f"regen does not write here: {where}; nothing was written or removed")
 
 
 def _resolved(path: Path) -> str:
+    """Where ``path`` leads, for a message."""
     try:
         return path.resolve().as_posix()
     except (OSError, RuntimeError):
@@ -343,7 +343,9 @@ def _regen(
     return lesson_entry(run)
 
 
-def _settled(entry: Entry, lesson: Path, asked: Sequence[Path], shared: frozenset[Path]) -> bool:
+def nothing_to_do(
+    entry: Entry, lesson: Path, asked: Sequence[Path], shared: frozenset[Path]
+) -> bool:
     """Whether regen has nothing to do for a lesson whose files the cached ``entry`` (of a
     check or a regen) answers for. The one definition of when regen skips a lesson:
 
@@ -364,14 +366,15 @@ def _worked(
 ) -> dict[Path, tuple[RegenReport, Entry]]:
     """What regen did to each lesson it could read as one, in lesson order: ``each`` of it,
     or, when the cache answers for its files and says there is nothing to do
-    (:func:`_settled`), nothing (its fixtures are reported unchanged). A lesson regen left
-    as it was is cached as ``rlkl check`` caches it (:meth:`~rlkl.cache.Cache.put_if_unchanged`)."""
+    (:func:`nothing_to_do`), nothing (its fixtures are reported unchanged). A lesson regen
+    left as it was is cached as ``rlkl check`` caches it
+    (:meth:`~rlkl.cache.Cache.put_if_unchanged`)."""
     found: dict[Path, tuple[RegenReport, Entry]] = {}
     keys: dict[Path, Key | None] = {}
     texts: dict[Path, str] = {}  # the keyed lesson text, to compare with what regen read
     for path in lessons:
         key, hit = cache.lookup(path, display_path(path)) if cache else (None, None)
-        if hit is not None and _settled(hit, path, asked, shared):
+        if hit is not None and nothing_to_do(hit, path, asked, shared):
             found[path] = RegenReport(unchanged=[fixtures.path_for(path)]), hit
             continue
         keys[path] = key
@@ -404,9 +407,9 @@ def regen_paths(
     what changed and a fresh check of the result (every lesson as counts and diagnostics, in
     ``counted``).
 
-    With the ``rlkl check`` ``cache``, a lesson regen has nothing to do for (:func:`_settled`)
-    is not worked on again (``changes`` has no entry for it), and a lesson regen leaves as it
-    was is cached.
+    With the ``rlkl check`` ``cache``, a lesson regen has nothing to do for
+    (:func:`nothing_to_do`) is not worked on again (``changes`` has no entry for it), and a
+    lesson regen leaves as it was is cached.
     """
     walks: Walks = {}
     lessons = discover(paths, walks=walks)
