@@ -393,7 +393,7 @@ CODES: dict[str, str] = {
     ),
     "RLKL512": Code(
         "two lesson files would share one fixtures file",
-        "two lesson JSON files in one folder",
+        "two lesson JSON files in one folder, or a fixtures.json that links to another lesson's",
         "keep one lesson per folder (content/ID/lesson.json)",
     ),
     # RLKL6xx: authored claim bindings (claims.yaml).

@@ -281,23 +281,31 @@ def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -
 
 
 def _shared_fixtures(lessons: Sequence[Path]) -> frozenset[Path]:
-    """Lesson files whose fixtures file another lesson file of the run also uses (two lesson
-    files in one folder): each but the folder's ``lesson.json``, whose fixtures they are.
-    Decided by the files found, valid or not: a ``lesson.json`` broken just now still owns
-    its fixtures, which its neighbour must not overwrite."""
-    by_file: dict[Path, list[Path]] = {}
+    """Lesson files whose fixtures file (symlinks resolved) another lesson file of the run
+    also uses: each but its owner, the ``lesson.json`` of the folder the file really is in.
+    Two lesson files in one folder share it, and so do two folders when one's
+    ``fixtures.json`` is a symlink to the other's. Decided by the files found, valid or not:
+    a ``lesson.json`` broken just now still owns its fixtures, which no other lesson file
+    may overwrite."""
+    by_file: dict[str, list[Path]] = {}
     for path in lessons:
-        by_file.setdefault(Path(os.path.abspath(fixtures.path_for(path))), []).append(path)
-    return frozenset(path for group in by_file.values() if len(group) > 1
-                     for path in group if path.name != LESSON_FILE)
+        by_file.setdefault(os.path.realpath(fixtures.path_for(path)), []).append(path)
+    return frozenset(
+        path for real, group in by_file.items() if len(group) > 1 for path in group
+        if path.name != LESSON_FILE or os.path.realpath(path.parent) != os.path.dirname(real))
 
 
 def _shared(run: LessonRun) -> Diagnostic:
-    """RLKL512: this lesson file shares its folder's fixtures (:func:`_shared_fixtures`)."""
+    """RLKL512: this lesson file's fixtures are another lesson file's (:func:`_shared_fixtures`)."""
+    if run.file.path.name == LESSON_FILE:  # its fixtures.json is a symlink into another folder
+        where = (f"its {fixtures.FILENAME} is a symlink to "
+                 f"{os.path.realpath(run.fixture_path)}, the fixtures of another lesson")
+    else:
+        where = (f"{run.file.path.name} shares {fixtures.FILENAME} with another lesson file "
+                 "in its folder")
     return run.document.diagnostic(
         "", "RLKL512",
-        f"{run.file.path.name} shares {fixtures.FILENAME} with another lesson file "
-        "in its folder; regen writes fixtures only for the folder's lesson.json "
+        f"{where}; regen writes fixtures only for the lesson.json of the folder they are in "
         "(one lesson per folder)")
 
 

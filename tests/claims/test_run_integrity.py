@@ -218,3 +218,18 @@ def test_regen_refuses_a_fixtures_symlink_loop_with_a_located_error(tmp_path: Pa
         assert done.exit_code == 1 and isinstance(done.exception, SystemExit), done.output
         assert "RLKL902" in done.output and "in a loop" in done.output
         assert fixture.is_symlink() and os.readlink(fixture) == str(fixture)
+
+
+def test_regen_never_writes_a_lessons_fixtures_through_anothers_symlink(tmp_path: Path) -> None:
+    """A ``fixtures.json`` that is a symlink to another lesson's: that lesson owns the file,
+    the linking one is refused (RLKL512), and the file is not overwritten back and forth."""
+    space = _corpus(tmp_path)
+    owner, link = space.path(name="fixtures.json"), space.path(LATER, "fixtures.json")
+    before = owner.read_bytes()
+    link.unlink()
+    link.symlink_to(owner)
+    for _ in range(2):
+        report, result = regen_paths([space.root])
+        [refused] = [d for d in result.diagnostics if d.code == "RLKL512"]
+        assert LATER in refused.file and "symlink" in refused.message
+        assert owner.read_bytes() == before and link.is_symlink() and report.updated == []
