@@ -103,6 +103,23 @@ def test_a_warm_check_equals_a_cold_one_after_every_kind_of_change(tmp_path: Pat
     assert _json(folder, cache) == _json(folder, None)
 
 
+def test_a_restored_cache_answers_a_fresh_checkout_of_the_same_lessons(tmp_path: Path) -> None:
+    """What a CI job with a cache step does: the files are new (other inodes and times), their
+    bytes the same, so the entries answer; an edited lesson is checked again."""
+    space = Workspace.copy(tmp_path, SEED, "ppo-clipped-objective")
+    cache = Cache(tmp_path / "cache")
+    check_paths([space.root], cache=cache)
+    pristine = tmp_path / "pristine"
+    shutil.copytree(space.root, pristine)
+    shutil.rmtree(space.root)
+    shutil.copytree(pristine, space.root)
+    space.edit("ratio is 1.4", "ratio is 1.5")
+    result = check_paths([space.root], cache=cache)
+    assert [run.file.path.parent.name for run in result.lessons] == [SEED]
+    assert len(result.counted) == 1
+    assert _json([space.root], cache) == _json([space.root], None)
+
+
 def test_the_cache_is_safe_to_delete_or_damage(tmp_path: Path) -> None:
     space = Workspace.copy(tmp_path)
     cache = Cache(tmp_path / "cache")

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from rlkl.cache_dir import cache_root
 from rlkl.claims import fields
 from tests.authoring.gitenv import git_env
 
@@ -99,6 +100,19 @@ def test_the_github_actions_job_runs_check_with_annotations() -> None:
     job = YAML(typ="safe").load(body)
     runs = [step.get("run", "") for step in job["jobs"]["rlkl"]["steps"]]
     assert any(run.startswith("rlkl check --format github") for run in runs)
+
+
+def test_the_github_actions_job_keeps_the_folder_rlkl_caches_in(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The runner sets neither variable: the cache step's path is rlkl's default folder."""
+    [(_, _, body)] = [s for s in _steps() if s[0] == "github-actions"]
+    steps = YAML(typ="safe").load(body)["jobs"]["rlkl"]["steps"]
+    [cached] = [step["with"]["path"] for step in steps if "cache" in step.get("uses", "")]
+    for name in ("RLKL_CACHE_DIR", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cache_root() == Path(cached).expanduser() == tmp_path / ".cache" / "rlkl"
 
 
 def test_the_vscode_settings_name_the_shipped_schemas() -> None:
