@@ -1,9 +1,9 @@
 """``regen`` with the check cache does what ``regen`` without it does, file for file.
 
-A lesson the cache answers for (its files unchanged since a check found it verified with
-fixtures that already say what regen would write) is left unread; every other lesson is
-worked on. Each case below is set up twice: one copy is regenerated without the cache, the
-other after a cached ``rlkl check``; the files, the report and the output must be the same.
+A lesson regen has nothing to do for (:func:`rlkl.regen.nothing_to_do`) is left unread;
+every other lesson is worked on. Each case below is set up twice: one copy is regenerated
+without the cache, the other after a cached ``rlkl check`` (with the case's edit made before
+it, after it, or not at all); the files, the report and the output must be the same.
 """
 
 from __future__ import annotations
