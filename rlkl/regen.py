@@ -181,13 +181,19 @@ def corpus_root(lesson: Path, asked: Sequence[Path]) -> Path:
     return named.parent
 
 
+def _real(path: Path) -> Path | None:
+    """``path`` with every symlink resolved; None when it cannot be (a symlink loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        return None
+
+
 def owns(root: Path, target: Path) -> bool:
     """Whether ``target``, with every symlink resolved, lies inside ``root`` (also resolved);
-    False when it cannot be resolved (a symlink loop): regen never writes through it."""
-    try:
-        return target.resolve().is_relative_to(root.resolve())
-    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
-        return False
+    False when it cannot be resolved: regen never writes through a symlink loop."""
+    real, corpus = _real(target), _real(root)
+    return real is not None and corpus is not None and real.is_relative_to(corpus)
 
 
 def in_corpus(lesson: Path, root: Path) -> bool:
@@ -210,18 +216,11 @@ def _refusal(run: LessonRun, root: Path) -> Diagnostic | None:
         link = next(p for p in (run.file.path, run.fixture_path) if not owns(root, p))
         where = f"{link.as_posix()} is a symlink out of the corpus {root.as_posix()} or in a loop"
     else:
-        where = (f"{folder.as_posix()} resolves to {_resolved(folder)}, outside the corpus "
-                 f"{root.as_posix()}")
+        real = _real(folder)
+        leads = real.as_posix() if real is not None else "nothing (a symlink loop)"
+        where = f"{folder.as_posix()} resolves to {leads}, outside the corpus {root.as_posix()}"
     return run.document.diagnostic(
         "", "RLKL902", f"regen does not write here: {where}; nothing was written or removed")
-
-
-def _resolved(path: Path) -> str:
-    """Where ``path`` leads, for a message."""
-    try:
-        return path.resolve().as_posix()
-    except (OSError, RuntimeError):
-        return "nothing (a symlink loop)"
 
 
 def _fix_rounds(
@@ -363,7 +362,7 @@ def nothing_to_do(
       (:attr:`~rlkl.cache.Entry.current`; a check can pass while they record an old glyph);
     - they are its own (no second lesson file shares them) and inside the corpus (else
       regen reports why it does not write there)."""
-    if entry.diagnostics or not entry.current or entry.facts is None or lesson in shared:
+    if entry.diagnostics or not entry.current or lesson in shared:
         return False
     return in_corpus(lesson, corpus_root(lesson, asked))
 

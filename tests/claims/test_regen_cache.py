@@ -36,9 +36,7 @@ def _seed(root: Path) -> list[Path]:
 def _wrong_number(name: str = "lesson.json") -> Change:
     """The seed lesson file ``name`` says a ratio of 1.5 where the core computes 1.4."""
     def change(root: Path) -> None:
-        path = root / "content" / SEED / name
-        path.write_text(path.read_text(encoding="utf-8").replace(
-            "ratio is 1.4", "ratio is 1.5", 1), encoding="utf-8")
+        Workspace(root / "content").edit("ratio is 1.4", "ratio is 1.5", name=name)
 
     return change
 
