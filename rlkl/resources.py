@@ -33,7 +33,8 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 def accelerated() -> bool:
-    """Whether the compiled accelerators (jsonschema-rs, libyaml) may be used.
+    """Whether the fast paths may be used: the compiled accelerators (jsonschema-rs,
+    libyaml) and the template search that compiles no pattern per template.
 
     ``RLKL_REFERENCE=1`` runs the pure-Python reference path; a test compares the two paths'
     output byte for byte.

@@ -11,7 +11,7 @@ RLKL = Path(__file__).resolve().parents[1] / "rlkl"
 
 # rlkl.claims, bottom to top: a module may import only modules of lower layers.
 LAYERS = [
-    {"scanner", "slots", "fields", "functions", "yaml_source", "latex_cache"},
+    {"scanner", "slots", "fields", "functions", "yaml_source", "latex_cache", "template_search"},
     {"expr", "precision", "records", "source", "latex"},
     {"bindings", "matching"},
     {"judge", "bind"},

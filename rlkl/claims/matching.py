@@ -5,11 +5,10 @@ Templates are reverse-format patterns (the ``parse`` library: the opposite of
 A slot named twice in one sentence (``min({r}×{A},{h}×{A})``) is matched twice and both
 numbers are kept.
 
-Compiling a template's pattern costs ~0.25 ms a slot (the number pattern is long), more than
-the rest of checking a lesson when its templates are its own. So a template is first
-searched with a quick pattern whose number and list slots compile ~4x faster and which finds
-the same occurrences (:func:`_compile` says why); the exact pattern compiles only when a
-quick slot read something that is not what it takes (a property test compares the two).
+A template's exact pattern is the reference; :func:`find` searches with
+:mod:`rlkl.claims.template_search`, which finds the same occurrences without compiling a
+pattern per template (compiling one costs ~0.1–0.25 ms a slot, more than the rest of checking
+a lesson whose templates are its own); a property test compares the two.
 """
 
 from __future__ import annotations
@@ -23,9 +22,10 @@ from typing import Any
 
 import parse
 
-from rlkl.claims import expr, slots
+from rlkl.claims import expr, slots, template_search
 from rlkl.claims.functions import CONSTANTS, FUNCTIONS, KEYWORDS
 from rlkl.claims.scanner import Mention
+from rlkl.resources import accelerated
 
 # One number as a slot matches it: a sign (ASCII, U+2212 or a dash look-alike), digits, an
 # exponent and a percent; or a vulgar fraction, ∞, or superscript digits. Each character class
@@ -58,19 +58,6 @@ def _verbatim(pattern: str) -> Any:
 # parse's custom types for slots: a number, a list of numbers, a unit word.
 _TYPES = {"n": _verbatim(_NUM), "l": _verbatim(_LIST), "u": _verbatim(_UNIT)}
 
-# The quick pattern of a template (:func:`_compile`) reads number and list slots with small
-# Latin-1 classes (4x faster to compile than ``_NUM``): "r", a number, is an optional sign or
-# space (as parse puts before a number), a character a number can start with (ASCII: a
-# sign, a dot or a digit; or any non-ASCII character that is no space, × or ·) and a run of
-# characters that are not separators (no number holds one); "l", a list, is a bracket to the
-# first closing one. A unit slot keeps its pattern.
-_SEPARATORS = r"""\s,;:()\[\]{}×/=<>*|!?"'·"""
-_RUN = f"[^{_SEPARATORS}]"  # one character a number slot's run may hold
-_START = r"[^\s\x00-\x2a,/:-\x7f×·]"  # the first
-_QUICK_TYPES = {**_TYPES, "r": _verbatim(f"[-+ ]?{_START}{_RUN}*"),
-                "l": _verbatim(r"\[[^\]]*\]")}
-# What a slot takes, as its exact pattern does: a quick slot's text must be that.
-_SLOT_TEXT = {"number": r"[-+ ]?" + _NUM, "list": _LIST}
 
 @dataclass(frozen=True)
 class SlotMatch:
@@ -104,94 +91,59 @@ class Occurrence:
 
 
 Fields = tuple[tuple[str, str, str], ...]  # (alias, slot name, kind) of each slot
-Checks = tuple[tuple[str, str, bool], ...]  # (alias, kind, cut) of each quick slot
+
+# Each slot kind's pattern, as the exact pattern holds it (parse puts an optional sign or
+# space before a number of its numeric type "n"), compiled once for every template.
+_SLOT_PATTERNS = {
+    "number": re.compile(r"[-+ ]?" + _NUM, re.DOTALL),
+    "list": re.compile(_LIST, re.DOTALL),
+    "unit": re.compile(_UNIT, re.DOTALL),
+}
+_SLOT_ENDS = {kind: template_search.longest_first(p) for kind, p in _SLOT_PATTERNS.items()}
 
 
 @cache
-def _compile(says: str) -> tuple[parse.Parser, parse.Parser | None, Fields, Checks]:
-    """A template's exact parser, its quick one (None without a number or list slot) with
-    the slots it reads quickly, and its slots; repeated slot names get internal aliases
-    (``A``, ``A__2``). The exact parser compiles its pattern only when first used.
+def _template(says: str) -> tuple[tuple[template_search.Step, ...], Fields]:
+    """A template's steps for :mod:`rlkl.claims.template_search` and its slots; a slot
+    named twice gets an internal alias (``A``, ``A__2``) and is matched on its own.
 
-    The quick pattern reads each number and list slot with its cheap pattern; a unit keeps
-    its own. Why it finds what the exact pattern finds, when every quick slot holds what it
-    takes (:func:`_spans`; a last number is first cut to what its exact pattern takes there,
-    the exact pattern's first choice when nothing follows it):
-
-    - every exact reading is a quick one: a number is a run of number characters (no
-      separator) that starts with one a number can start with, and a list of numbers ends
-      at its first ``]``, as the quick list does;
-    - the two try a slot's ends in the same order, longest first: ``[^...]*`` by
-      backtracking, and ``_NUM`` too (each quantifier is greedy, and a shorter digit run
-      ends where a digit follows, so nothing after it can make the number longer);
-    - so the first reading the quick pattern accepts, when its slots hold numbers, is the
-      first one the exact pattern accepts: the same occurrence at the same leftmost start.
-
-    Nothing is assumed of the literal text around a slot; the test compares both patterns
-    on written-out templates (and the two agreed on every template of up to three pieces of
-    ``{a}``, ``{b}``, ``{u:unit}``, ``.``, ``e``, ``-``, ``%``, `` ``, ``1`` in every text of up
-    to four characters of ``1.e-% s``: 2,294,019 cases)."""
+    Each slot kind tries its ends longest first, which is the order ``re`` tries them in the
+    exact pattern: every quantifier in ``_NUM``, ``_LIST`` and ``_UNIT`` is greedy, their
+    branches start with different characters, and a shorter reading of a number ends where
+    a longer one goes on with a digit, a dot, an exponent or ``%`` (so the longer is tried
+    first); a list ends at its first ``]``, so it has one end; a unit is ``nats`` before
+    ``nat``. The optional sign before a number only adds readings of the same span."""
     counts: dict[str, int] = {}
     fields: list[tuple[str, str, str]] = []
-    exact, quick, checks = [], [], []
-    parts = slots.pieces(says)
-    for index, piece in enumerate(parts):
+    steps: list[template_search.Step] = []
+    for piece in slots.pieces(says):
         if isinstance(piece, str):
-            exact.append(piece.replace("{", "{{").replace("}", "}}"))
-            quick.append(exact[-1])
+            steps.append(piece)
             continue
         counts[piece.name] = counts.get(piece.name, 0) + 1
         alias = piece.name if counts[piece.name] == 1 else f"{piece.name}__{counts[piece.name]}"
         fields.append((alias, piece.name, piece.kind))
-        exact.append("{" + alias + ":" + piece.kind[0] + "}")
-        quick.append("{" + alias + ":" + ("r" if piece.kind == "number" else piece.kind[0]) + "}")
-        if piece.kind != "unit":
-            checks.append((alias, piece.kind, piece.kind == "number" and index == len(parts) - 1))
-    exact_parser = parse.compile("".join(exact), extra_types=_TYPES, case_sensitive=True)
-    quick_parser = (parse.compile("".join(quick), extra_types=_QUICK_TYPES, case_sensitive=True)
-                    if checks else None)
-    return exact_parser, quick_parser, tuple(fields), tuple(checks)
+        steps.append(template_search.Slot(alias, _SLOT_PATTERNS[piece.kind],
+                                          _SLOT_ENDS[piece.kind]))
+    return tuple(steps), tuple(fields)
 
 
 @cache
-def _slot_text(kind: str) -> re.Pattern[str]:
-    return re.compile(_SLOT_TEXT[kind], re.DOTALL)
+def exact_parser(says: str) -> parse.Parser:
+    """The template's exact pattern: the reference :func:`find` answers like (``parse``'s
+    reverse format, each slot a field of its kind's type, literal text verbatim)."""
+    aliases = iter(_template(says)[1])
+    exact = [piece.replace("{", "{{").replace("}", "}}") if isinstance(piece, str)
+             else f"{{{next(aliases)[0]}:{piece.kind[0]}}}" for piece in slots.pieces(says)]
+    return parse.compile("".join(exact), extra_types=_TYPES, case_sensitive=True)
 
 
-Spans = dict[str, tuple[int, int]]  # each slot's span in one occurrence, by alias
-
-
-def _spans(says: str, text: str) -> list[Spans]:
-    """Each occurrence of the template in ``text``, as its slots' spans: found by the quick
-    pattern when it has one and every quick slot it read holds what the slot takes (a last
-    number cut to it), else by the exact pattern (which only then compiles)."""
-    exact, quick, _, checks = _compile(says)
-    found = _quick_spans(quick, checks, len(slots.suffix(says)), text) if quick else None
-    if found is None:
-        found = [dict(r.spans) for r in exact.findall(text) if r is not None]
-    return found
-
-
-def _quick_spans(quick: parse.Parser, checks: Checks, suffix: int, text: str
-                 ) -> list[Spans] | None:
-    """The quick pattern's occurrences, each quick slot checked; None when one is not what
-    its slot takes. Each search goes on where the last occurrence ends, as ``finditer`` does."""
-    found: list[Spans] = []
-    position = 0
-    while (result := quick.search(text, position)) is not None:
-        spans: Spans = dict(result.spans)
-        for alias, kind, cut in checks:
-            start, end = spans[alias]
-            if cut:
-                number = _slot_text(kind).match(text, start)
-                if number is None:
-                    return None
-                spans[alias] = number.span()
-            elif not _slot_text(kind).fullmatch(text, start, end):
-                return None
-        found.append(spans)
-        position = max(end for _, end in spans.values()) + suffix
-    return found
+def _spans(says: str, text: str) -> list[template_search.Spans]:
+    """Each occurrence of the template in ``text``, as its slots' spans: found by
+    :mod:`rlkl.claims.template_search`, or with ``RLKL_REFERENCE=1`` by the exact pattern."""
+    if not accelerated():
+        return [dict(r.spans) for r in exact_parser(says).findall(text) if r is not None]
+    return template_search.findall(_template(says)[0], text)
 
 
 @cache
@@ -207,7 +159,7 @@ def find(says: str, pointer: str, text: str, mentions: list[Mention]) -> list[Oc
     each piece verbatim), so it is not searched: most prose fields lack most templates."""
     if not all(piece in text for piece in _literals(says)):
         return []
-    fields = _compile(says)[2]
+    fields = _template(says)[1]
     occurrences = []
     for spans in _spans(says, text):
         found = []

@@ -1,5 +1,5 @@
-"""The accelerated path (libyaml, jsonschema-rs, lazy positions, memoised compiles) gives
-byte-identical output to the pure-Python reference path (``RLKL_REFERENCE=1``)."""
+"""The accelerated path (libyaml, jsonschema-rs, the template search, lazy positions, memoised
+compiles) gives byte-identical output to the pure-Python reference path (``RLKL_REFERENCE=1``)."""
 
 from __future__ import annotations
 

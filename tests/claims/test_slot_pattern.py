@@ -3,19 +3,21 @@ and a template's quick pattern finds exactly what its exact pattern finds.
 
 :data:`rlkl.claims.matching._NUM` is written for ``re`` to compile fast (classes split into
 branches); these are the same classes written plainly, and the two must agree on every
-string: where a match starts and ends, and every match ``finditer`` finds. The quick
-pattern (:func:`rlkl.claims.matching._compile`) is compared with the exact one on templates
-written out with numbers and near-numbers.
+string: where a match starts and ends, and every match ``finditer`` finds. The search that
+compiles no pattern per template (:mod:`rlkl.claims.template_search`) is compared with the
+exact pattern (:func:`rlkl.claims.matching.exact_parser`) on templates written out with
+numbers and near-numbers.
 """
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from rlkl.claims import matching
+from rlkl.claims import matching, template_search
 
 PLAIN_NUM = (
     r"(?:[+\-\u2212\u2010-\u2013\ufe63\uff0d]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+\-\u2212]?\d+)?%?"
@@ -85,18 +87,28 @@ def written(draw: st.DrawFn) -> tuple[str, str]:
 @settings(max_examples=3000, deadline=None)
 @given(written())
 @example(("({x}(", "(1(2("))  # the next search starts after the literal, not inside it
-@example(("x {n}", "x 1.4. x 2e"))  # a last slot cut to the number it starts with
-def test_the_quick_template_pattern_finds_what_the_exact_one_finds(case: tuple[str, str]) -> None:
+@example(("x {n}", "x 1.4. x 2e"))  # a last slot ends where its number ends
+@example(("{a}{b}", "12.5e3"))  # adjacent slots: the first gives back digits to the second
+@example(("{a}.5", "1.5.5"))  # a slot shorter than its longest reading, for the literal
+@example(("{u:unit}s", "natss bits"))  # a unit shorter than its longest reading
+def test_the_template_search_finds_what_the_exact_pattern_finds(case: tuple[str, str]) -> None:
     says, text = case
-    exact = matching._compile(says)[0]
-    assert matching._spans(says, text) == [r.spans for r in exact.findall(text) if r is not None]
+    steps = matching._template(says)[0]
+    exact = matching.exact_parser(says)
+    assert template_search.findall(steps, text) == [
+        r.spans for r in exact.findall(text) if r is not None
+    ]
 
 
-def test_a_template_whose_slots_hold_numbers_compiles_no_exact_pattern() -> None:
-    """The quick pattern answers alone when every slot text it reads is a number."""
-    says = "the ratio is {ratio}, so min({ratio}×{A}, {h:list}) here"
-    exact, quick, _, _ = matching._compile(says)
-    assert quick is not None
-    [found] = matching.find(says, "/x", "so the ratio is −1.4, so min(−1.4×2, [1, 2]) here", [])
+def test_a_template_search_compiles_no_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A template is searched without its exact pattern: ``parse`` compiles nothing."""
+
+    def compile_refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a template's pattern was compiled")
+
+    monkeypatch.delenv("RLKL_REFERENCE", raising=False)
+    monkeypatch.setattr(matching.parse, "compile", compile_refused)
+    says = "the ratio is {ratio}, so min({ratio}×{A}, {h:list}) here, searched once"
+    text = "so the ratio is −1.4, so min(−1.4×2, [1, 2]) here, searched once"
+    [found] = matching.find(says, "/x", text, [])
     assert [s.word for s in found.slots] == ["−1.4", "−1.4", "2", "[1, 2]"]
-    assert exact._Parser__search_re is None  # never compiled
