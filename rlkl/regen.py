@@ -106,7 +106,8 @@ class RegenReport:
     fixed: dict[Path, int] = field(default_factory=dict)  # lesson -> numbers rewritten
     not_fixed: dict[Path, str] = field(default_factory=dict)  # lesson -> why --fix left it
     refused: list[Diagnostic] = field(default_factory=list)  # writes outside the corpus (RLKL902)
-    # lesson -> its changes against the committed fixtures before regen wrote (what it acted on)
+    # lesson -> its changes against the committed fixtures before regen wrote (what it acted
+    # on); a lesson the check cache answered (nothing to do) has no entry: it was not worked on
     changes: dict[Path, tuple[Change, ...]] = field(default_factory=dict)
 
     def merge(self, other: RegenReport) -> None:

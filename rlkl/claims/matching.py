@@ -32,8 +32,9 @@ from rlkl.resources import accelerated
 # is written as branches of at most two runs, and ``_ONE`` (a look-behind that always holds
 # right after a character) keeps ``re`` from merging them back into one class: a class that
 # mixes Latin-1 with other characters and has more runs costs ``re`` a 64K table, ~0.1 ms to
-# compile, and every slot of every template compiles this pattern (2x faster to compile;
-# tests/claims/test_slot_pattern.py holds the plain classes it must match exactly like).
+# compile, and a template's exact pattern (the reference) compiles it in every number slot
+# (2x faster to compile; tests/claims/test_slot_pattern.py holds the plain classes it must
+# match exactly like).
 _ONE = "(?<=.)"
 _NUM = (
     rf"(?:(?:[+\-]|[\u2010-\u2013\u2212]|[\ufe63\uff0d]{_ONE})?(?:\d+(?:\.\d+)?|\.\d+)"
