@@ -100,29 +100,58 @@ _SLOT_PATTERNS = {
     "list": re.compile(_LIST, re.DOTALL),
     "unit": re.compile(_UNIT, re.DOTALL),
 }
-_SLOT_ENDS = {kind: template_search.longest_first(p) for kind, p in _SLOT_PATTERNS.items()}
+_DIGIT = re.compile(r"[\d\u00b2\u00b3\u00b9\u2070\u2074-\u2079]")  # what a shorter number ends with
+
+
+def _number_ends(text: str, at: int) -> Iterator[int]:
+    """The ends of a number slot at ``at``, in the order ``re`` tries them: longest first.
+
+    Every quantifier in the number pattern is greedy and its branches start with different
+    characters, so ``re`` first takes the longest reading, then shorter ones, longest first
+    (the optional sign in front only repeats readings of the same span). A shorter reading
+    ends right after a digit (ASCII or superscript) of the longest: a number cut after a
+    digit of its integer part, its fraction or its exponent is a number, and one cut anywhere
+    else is not (``1.``, ``1e``, ``1e−``); a fraction, ∞ or ``%`` ends only the longest."""
+    longest = _SLOT_PATTERNS["number"].match(text, at)
+    if longest is None:
+        return
+    yield longest.end()
+    for end in range(longest.end() - 1, at, -1):
+        if _DIGIT.match(text, end - 1):
+            yield end
+
+
+def _list_ends(text: str, at: int) -> Iterator[int]:
+    """The one end of a list slot at ``at``: its first ``]`` (no number holds one)."""
+    found = _SLOT_PATTERNS["list"].match(text, at)
+    if found is not None:
+        yield found.end()
+
+
+def _unit_ends(text: str, at: int) -> Iterator[int]:
+    """The ends of a unit slot at ``at`` as ``re`` tries them: ``nats`` before ``nat``."""
+    found = _SLOT_PATTERNS["unit"].match(text, at)
+    if found is not None:
+        yield found.end()
+        if found.group().endswith("s"):
+            yield found.end() - 1
+
+
+_SLOT_ENDS = {"number": _number_ends, "list": _list_ends, "unit": _unit_ends}
 
 
 @cache
 def _template(says: str) -> tuple[tuple[template_search.Step, ...], Fields]:
-    """A template's steps for :mod:`rlkl.claims.template_search` and its slots; a slot
-    named twice gets an internal alias (``A``, ``A__2``) and is matched on its own.
-
-    Each slot kind tries its ends longest first, which is the order ``re`` tries them in the
-    exact pattern: every quantifier in ``_NUM``, ``_LIST`` and ``_UNIT`` is greedy, their
-    branches start with different characters, and a shorter reading of a number ends where
-    a longer one goes on with a digit, a dot, an exponent or ``%`` (so the longer is tried
-    first); a list ends at its first ``]``, so it has one end; a unit is ``nats`` before
-    ``nat``. The optional sign before a number only adds readings of the same span."""
-    counts: dict[str, int] = {}
+    """A template's steps for :mod:`rlkl.claims.template_search` and its slots. Each slot
+    gets an alias of its own by position (``s1``, ``s2``, ...: a slot named twice is matched
+    twice, and any name, ``_x`` or ``a__2`` too, is a named field of the exact pattern)."""
     fields: list[tuple[str, str, str]] = []
     steps: list[template_search.Step] = []
     for piece in slots.pieces(says):
         if isinstance(piece, str):
             steps.append(piece)
             continue
-        counts[piece.name] = counts.get(piece.name, 0) + 1
-        alias = piece.name if counts[piece.name] == 1 else f"{piece.name}__{counts[piece.name]}"
+        alias = f"s{len(fields) + 1}"
         fields.append((alias, piece.name, piece.kind))
         steps.append(template_search.Slot(alias, _SLOT_PATTERNS[piece.kind],
                                           _SLOT_ENDS[piece.kind]))

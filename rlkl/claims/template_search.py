@@ -53,7 +53,7 @@ def findall(steps: Sequence[Step], text: str) -> list[Spans]:
 
 def _search(steps: Sequence[Step], text: str, position: int) -> tuple[Spans, int] | None:
     """The leftmost occurrence at or after ``position``: its spans and where it ends."""
-    if not steps:
+    if not steps:  # never a template (each has a number or list slot); re's answer all the same
         return ({}, position) if position <= len(text) else None
     first = steps[0]
     start = position
@@ -97,19 +97,3 @@ def _match(steps: Sequence[Step], index: int, text: str, at: int, spans: Spans) 
     spans.pop(slot.alias, None)
     return None
 
-
-def longest_first(pattern: re.Pattern[str]) -> Callable[[str, int], Iterable[int]]:
-    """The ends of ``pattern`` at a position, longest first: ``re``'s order for a pattern
-    whose quantifiers are all greedy and whose shorter readings are prefixes of its longer
-    ones (each slot kind's pattern; :func:`rlkl.claims.matching.slot_steps` says why)."""
-
-    def ends(text: str, at: int) -> Iterable[int]:
-        first = pattern.match(text, at)
-        if first is None:
-            return
-        yield first.end()  # re's first choice
-        for end in range(first.end() - 1, at, -1):
-            if pattern.fullmatch(text, at, end):
-                yield end
-
-    return ends

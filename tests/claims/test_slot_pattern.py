@@ -1,5 +1,5 @@
 """The number pattern of template slots matches exactly what its plain character classes say,
-and a template's quick pattern finds exactly what its exact pattern finds.
+and a template is found where its exact pattern finds it.
 
 :data:`rlkl.claims.matching._NUM` is written for ``re`` to compile fast (classes split into
 branches); these are the same classes written plainly, and the two must agree on every
@@ -66,8 +66,8 @@ def test_a_template_finds_every_kind_of_number_a_slot_takes() -> None:
 
 FILLS = st.text(alphabet=ALPHABET + "abs", max_size=6)
 PIECES = st.one_of(
-    st.text(alphabet=ALPHABET + "abs×)(:;/.", min_size=1, max_size=4),
-    st.sampled_from(["{a}", "{b}", "{a}", "{a:list}", "{u:unit}"]),
+    st.text(alphabet=ALPHABET + "abs×)(:;/.\\|?*^$#{}", min_size=1, max_size=4),
+    st.sampled_from(["{a}", "{b}", "{a}", "{a:list}", "{u:unit}", "{_x}", "{a__2}", "{{", "}}"]),
 )
 
 
@@ -91,6 +91,8 @@ def written(draw: st.DrawFn) -> tuple[str, str]:
 @example(("{a}{b}", "12.5e3"))  # adjacent slots: the first gives back digits to the second
 @example(("{a}.5", "1.5.5"))  # a slot shorter than its longest reading, for the literal
 @example(("{u:unit}s", "natss bits"))  # a unit shorter than its longest reading
+@example(("{a} {a} {a__2}", "1 2 3"))  # a name like the alias of a repeated one
+@example(("{_x} x", "5 x"))  # a name that starts with "_"
 def test_the_template_search_finds_what_the_exact_pattern_finds(case: tuple[str, str]) -> None:
     says, text = case
     steps = matching._template(says)[0]
@@ -112,3 +114,34 @@ def test_a_template_search_compiles_no_pattern(monkeypatch: pytest.MonkeyPatch) 
     text = "so the ratio is −1.4, so min(−1.4×2, [1, 2]) here, searched once"
     [found] = matching.find(says, "/x", text, [])
     assert [s.word for s in found.slots] == ["−1.4", "−1.4", "2", "[1, 2]"]
+
+
+SLOT_TEXTS = st.text(alphabet=ALPHABET + "natbi", max_size=12)  # units too
+
+
+@settings(max_examples=3000, deadline=None)
+@given(SLOT_TEXTS, st.sampled_from(sorted(matching._SLOT_ENDS)))
+def test_a_slot_tries_every_end_its_pattern_has_longest_first(text: str, kind: str) -> None:
+    """What each slot kind's ends are taken to be, against every end its pattern has."""
+    pattern = matching._SLOT_PATTERNS[kind]
+    for at in range(len(text) + 1):
+        every = [e for e in range(len(text), at, -1) if pattern.fullmatch(text, at, e)]
+        assert list(matching._SLOT_ENDS[kind](text, at)) == every, (text, at)
+
+
+@pytest.mark.parametrize("reference", ["", "1"])
+@pytest.mark.parametrize(
+    ("says", "text", "words"),
+    [
+        ("{a} {a} {a__2}", "so 1 2 3", ["1", "2", "3"]),
+        ("ratio {_r} here", "the ratio 1.5 here", ["1.5"]),
+    ],
+)
+def test_any_slot_name_is_found_on_either_path(
+    says: str, text: str, words: list[str], reference: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slot named like another's internal alias, or starting with "_", is found, and by
+    the reference path too (the exact pattern once took "_r" for an unnamed field)."""
+    monkeypatch.setenv("RLKL_REFERENCE", reference)
+    [found] = matching.find(says, "/x", text, [])
+    assert [s.word for s in found.slots] == words
