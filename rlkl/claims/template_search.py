@@ -1,7 +1,7 @@
 """Where a sentence template occurs in a text, found without compiling a pattern for it.
 
-A template's exact pattern (the ``parse`` library's, :func:`rlkl.claims.matching.find`) is a
-sequence of steps ``L0 S1 L1 … Sk Lk``: literal text, written verbatim, and slots, each a
+A template's exact pattern (the ``parse`` library's, :func:`rlkl.claims.matching.exact_parser`)
+is a sequence of steps ``L0 S1 L1 … Sk Lk``: literal text, written verbatim, and slots, each a
 pattern of its kind. ``re`` compiles that pattern in ~0.1–0.25 ms a slot, more than the rest
 of checking a lesson whose templates are its own. This module finds the same occurrences by
 doing what ``re`` does with the compiled pattern, with each slot kind's pattern compiled
@@ -53,7 +53,7 @@ def findall(steps: Sequence[Step], text: str) -> list[Spans]:
 
 def _search(steps: Sequence[Step], text: str, position: int) -> tuple[Spans, int] | None:
     """The leftmost occurrence at or after ``position``: its spans and where it ends."""
-    if not steps:  # never a template (each has a number or list slot); re's answer all the same
+    if not steps:  # never a template (each has a number or list slot); as finditer would
         return ({}, position) if position <= len(text) else None
     first = steps[0]
     start = position
@@ -96,4 +96,3 @@ def _match(steps: Sequence[Step], index: int, text: str, at: int, spans: Spans) 
             return done
     spans.pop(slot.alias, None)
     return None
-
