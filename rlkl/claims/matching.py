@@ -7,8 +7,8 @@ numbers are kept.
 
 A template's exact pattern is the reference; :func:`find` searches with
 :mod:`rlkl.claims.template_search`, which finds the same occurrences without compiling a
-pattern per template (compiling one costs ~0.1–0.25 ms a slot, more than the rest of checking
-a lesson whose templates are its own); a property test compares the two.
+pattern per template (compiling one costs a few tenths of a millisecond a slot, more than
+the rest of checking a lesson whose templates are its own); a property test compares the two.
 """
 
 from __future__ import annotations
@@ -109,9 +109,10 @@ def _number_ends(text: str, at: int) -> Iterator[int]:
     Every quantifier in the number pattern is greedy and its branches start with different
     characters, so ``re`` first takes the longest reading, then shorter ones, longest first
     (the optional sign in front only repeats readings of the same span). A shorter reading
-    ends right after a digit (ASCII or superscript) of the longest: a number cut after a
-    digit of its integer part, its fraction or its exponent is a number, and one cut anywhere
-    else is not (``1.``, ``1e``, ``1e−``); a fraction, ∞ or ``%`` ends only the longest."""
+    ends right after a decimal digit (``\\d``, of any script) or a superscript digit of the
+    longest: a number cut after a digit of its integer part, its fraction or its exponent is
+    a number, and one cut anywhere else is not (``1.``, ``1e``, ``1e−``); a fraction, ∞ or
+    ``%`` ends only the longest."""
     longest = _SLOT_PATTERNS["number"].match(text, at)
     if longest is None:
         return
@@ -143,8 +144,9 @@ _SLOT_ENDS = {"number": _number_ends, "list": _list_ends, "unit": _unit_ends}
 @cache
 def _template(says: str) -> tuple[tuple[template_search.Step, ...], Fields]:
     """A template's steps for :mod:`rlkl.claims.template_search` and its slots. Each slot
-    gets an alias of its own by position (``s1``, ``s2``, ...: a slot named twice is matched
-    twice, and any name, ``_x`` or ``a__2`` too, is a named field of the exact pattern)."""
+    gets an alias of its own by position (``s1``, ``s2``, ...), so a slot's name never enters
+    the exact pattern: a slot named twice is matched twice, and a name such as ``_x`` or
+    ``a__2`` reads like any other."""
     fields: list[tuple[str, str, str]] = []
     steps: list[template_search.Step] = []
     for piece in slots.pieces(says):
@@ -153,8 +155,8 @@ def _template(says: str) -> tuple[tuple[template_search.Step, ...], Fields]:
             continue
         alias = f"s{len(fields) + 1}"
         fields.append((alias, piece.name, piece.kind))
-        steps.append(template_search.Slot(alias, _SLOT_PATTERNS[piece.kind],
-                                          _SLOT_ENDS[piece.kind]))
+        steps.append(template_search.SlotStep(alias, _SLOT_PATTERNS[piece.kind],
+                                              _SLOT_ENDS[piece.kind]))
     return tuple(steps), tuple(fields)
 
 

@@ -2,17 +2,17 @@
 
 A template's exact pattern (the ``parse`` library's, :func:`rlkl.claims.matching.exact_parser`)
 is a sequence of steps ``L0 S1 L1 … Sk Lk``: literal text, written verbatim, and slots, each a
-pattern of its kind. ``re`` compiles that pattern in ~0.1–0.25 ms a slot, more than the rest
-of checking a lesson whose templates are its own. This module finds the same occurrences by
-doing what ``re`` does with the compiled pattern, with each slot kind's pattern compiled
-once for every template:
+pattern of its kind. ``re`` compiles that pattern in a few tenths of a millisecond a slot,
+more than the rest of checking a lesson whose templates are its own. This module finds the
+same occurrences by doing what ``re`` does with the compiled pattern, with each slot kind's
+pattern compiled once for every template:
 
 - occurrences are searched left to right, each search starting where the last one ends
   (``finditer``);
 - a search takes the leftmost start where the whole template matches: a place where ``L0``
   is written, or, when the template starts with a slot, where that slot matches;
 - at a start the steps are matched in order: a literal must be written there; a slot tries
-  its possible ends in the order ``re`` tries them (:attr:`Slot.ends`), and the first end
+  its possible ends in the order ``re`` tries them (:attr:`SlotStep.ends`), and the first end
   that lets the rest match is taken (backtracking, as ``re`` does).
 
 A test compares this with the exact pattern's ``findall`` on written-out templates.
@@ -21,14 +21,14 @@ A test compares this with the exact pattern's ``findall`` on written-out templat
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 Spans = dict[str, tuple[int, int]]  # each slot's span in one occurrence, by its alias
 
 
 @dataclass(frozen=True)
-class Slot:
+class SlotStep:
     """One slot step: its alias, its kind's pattern (searched for a template's first start)
     and its possible ends at a position, in the order ``re`` tries them."""
 
@@ -37,24 +37,24 @@ class Slot:
     ends: Callable[[str, int], Iterable[int]]
 
 
-Step = str | Slot  # literal text, or a slot
+Step = str | SlotStep  # literal text, or a slot
 
 
 def findall(steps: Sequence[Step], text: str) -> list[Spans]:
-    """Every occurrence of the template ``steps`` in ``text``, as its slots' spans."""
+    """Every occurrence of the template ``steps`` in ``text``, as its slots' spans.
+
+    ``steps`` hold a slot (every template does), so an occurrence is never empty and the
+    next search starts where it ends."""
     found: list[Spans] = []
     position = 0
     while (hit := _search(steps, text, position)) is not None:
-        spans, end = hit
+        spans, position = hit
         found.append(spans)
-        position = end if end > position else position + 1  # an empty match moves on by one
     return found
 
 
 def _search(steps: Sequence[Step], text: str, position: int) -> tuple[Spans, int] | None:
     """The leftmost occurrence at or after ``position``: its spans and where it ends."""
-    if not steps:  # never a template (each has a number or list slot); as finditer would
-        return ({}, position) if position <= len(text) else None
     first = steps[0]
     start = position
     while start <= len(text):
@@ -65,34 +65,53 @@ def _search(steps: Sequence[Step], text: str, position: int) -> tuple[Spans, int
             start = -1 if candidate is None else candidate.start()
         if start < 0:
             return None
-        spans: Spans = {}
-        end = _match(steps, 0, text, start, spans)
-        if end is not None:
-            return spans, end
+        hit = _match(steps, text, start)
+        if hit is not None:
+            return hit
         start += 1
     return None
 
 
-def _match(steps: Sequence[Step], index: int, text: str, at: int, spans: Spans) -> int | None:
-    """Where ``steps[index:]`` matching at ``at`` ends (filling ``spans``), else None."""
-    while index < len(steps) and isinstance(steps[index], str):
+def _literals(steps: Sequence[Step], index: int, text: str, at: int) -> tuple[int, int] | None:
+    """Past the literal steps from ``index`` written at ``at``: the next step and position."""
+    while index < len(steps):
         literal = steps[index]
-        assert isinstance(literal, str)
+        if not isinstance(literal, str):
+            break
         if not text.startswith(literal, at):
             return None
         at += len(literal)
         index += 1
-    if index == len(steps):
-        return at
-    slot = steps[index]
-    assert isinstance(slot, Slot)
-    following = steps[index + 1] if index + 1 < len(steps) else None
-    for end in slot.ends(text, at):
-        if isinstance(following, str) and not text.startswith(following, end):
-            continue  # the literal after the slot is not written here: the rest cannot match
-        spans[slot.alias] = (at, end)
-        done = _match(steps, index + 1, text, end, spans)
-        if done is not None:
-            return done
-    spans.pop(slot.alias, None)
-    return None
+    return index, at
+
+
+def _match(steps: Sequence[Step], text: str, start: int) -> tuple[Spans, int] | None:
+    """The first way ``steps`` match at ``start``, in ``re``'s order: spans and end, or None.
+
+    Depth first without recursion (a template may have any number of slots): one frame per
+    slot being tried, holding the ends it has not tried yet; when the rest cannot match, the
+    innermost slot takes its next end."""
+    spans: Spans = {}
+    frames: list[tuple[SlotStep, int, int, Iterator[int]]] = []  # slot, its index, start, ends
+    reached = _literals(steps, 0, text, start)
+    while True:
+        if reached is not None:
+            index, at = reached
+            if index == len(steps):
+                return spans, at
+            slot = steps[index]
+            assert isinstance(slot, SlotStep)
+            frames.append((slot, index, at, iter(slot.ends(text, at))))
+        while frames:  # the next end of the innermost slot that has one left
+            slot, index, at, ends = frames[-1]
+            following = steps[index + 1] if index + 1 < len(steps) else None
+            # an end that the literal after the slot does not follow is not tried
+            end = next((e for e in ends
+                        if not isinstance(following, str) or text.startswith(following, e)), None)
+            if end is not None:
+                spans[slot.alias] = (at, end)
+                reached = _literals(steps, index + 1, text, end)
+                break
+            frames.pop()
+        else:
+            return None

@@ -103,24 +103,28 @@ def test_the_template_search_finds_what_the_exact_pattern_finds(case: tuple[str,
 
 
 def test_a_template_search_compiles_no_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A template is searched without its exact pattern: ``parse`` compiles nothing."""
+    """A template is searched without its exact pattern: neither ``parse`` nor ``re``
+    compiles anything."""
 
     def compile_refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("a template's pattern was compiled")
 
     monkeypatch.delenv("RLKL_REFERENCE", raising=False)
     monkeypatch.setattr(matching.parse, "compile", compile_refused)
+    monkeypatch.setattr(re, "_compile", compile_refused)  # what re.compile, re.search... call
     says = "the ratio is {ratio}, so min({ratio}×{A}, {h:list}) here, searched once"
     text = "so the ratio is −1.4, so min(−1.4×2, [1, 2]) here, searched once"
     [found] = matching.find(says, "/x", text, [])
     assert [s.word for s in found.slots] == ["−1.4", "−1.4", "2", "[1, 2]"]
 
 
-SLOT_TEXTS = st.text(alphabet=ALPHABET + "natbi", max_size=12)  # units too
+SLOT_TEXTS = st.text(alphabet=ALPHABET + "natbis", max_size=12)  # units too
 
 
 @settings(max_examples=3000, deadline=None)
 @given(SLOT_TEXTS, st.sampled_from(sorted(matching._SLOT_ENDS)))
+@example("nats bits", "unit")  # a unit has a shorter end
+@example("−1.25e−3% x", "number")
 def test_a_slot_tries_every_end_its_pattern_has_longest_first(text: str, kind: str) -> None:
     """What each slot kind's ends are taken to be, against every end its pattern has."""
     pattern = matching._SLOT_PATTERNS[kind]
@@ -145,3 +149,15 @@ def test_any_slot_name_is_found_on_either_path(
     monkeypatch.setenv("RLKL_REFERENCE", reference)
     [found] = matching.find(says, "/x", text, [])
     assert [s.word for s in found.slots] == words
+
+
+@pytest.mark.parametrize("reference", ["", "1"])
+def test_a_template_with_any_number_of_slots_is_found(
+    reference: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1,500 slots: the search keeps no stack frame per slot (the depth-first search once
+    recursed per slot and raised RecursionError past ~1,000)."""
+    monkeypatch.setenv("RLKL_REFERENCE", reference)
+    says = " ".join(f"{{a{i}}}" for i in range(1500))
+    [found] = matching.find(says, "/x", " ".join(str(i) for i in range(1500)), [])
+    assert [s.word for s in found.slots] == [str(i) for i in range(1500)]
