@@ -72,7 +72,7 @@ def _search(steps: Sequence[Step], text: str, position: int) -> tuple[Spans, int
     return None
 
 
-def _literals(steps: Sequence[Step], index: int, text: str, at: int) -> tuple[int, int] | None:
+def _past_literals(steps: Sequence[Step], index: int, text: str, at: int) -> tuple[int, int] | None:
     """Past the literal steps from ``index`` written at ``at``: the next step and position."""
     while index < len(steps):
         literal = steps[index]
@@ -93,7 +93,7 @@ def _match(steps: Sequence[Step], text: str, start: int) -> tuple[Spans, int] | 
     innermost slot takes its next end."""
     spans: Spans = {}
     frames: list[tuple[SlotStep, int, int, Iterator[int]]] = []  # slot, its index, start, ends
-    reached = _literals(steps, 0, text, start)
+    reached = _past_literals(steps, 0, text, start)
     while True:
         if reached is not None:
             index, at = reached
@@ -110,7 +110,7 @@ def _match(steps: Sequence[Step], text: str, start: int) -> tuple[Spans, int] | 
                         if not isinstance(following, str) or text.startswith(following, e)), None)
             if end is not None:
                 spans[slot.alias] = (at, end)
-                reached = _literals(steps, index + 1, text, end)
+                reached = _past_literals(steps, index + 1, text, end)
                 break
             frames.pop()
         else:
