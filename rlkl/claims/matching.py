@@ -103,8 +103,9 @@ _SLOT_PATTERNS = {
 _DIGIT = re.compile(r"[\d\u00b2\u00b3\u00b9\u2070\u2074-\u2079]")  # what a shorter number ends with
 
 
-def _number_ends(text: str, at: int) -> Iterator[int]:
-    """The ends of a number slot at ``at``, in the order ``re`` tries them: longest first.
+def _number_ends(text: str, at: int, following: str) -> Iterator[int]:
+    """The ends of a number slot at ``at`` that ``following`` is written at, in the order
+    ``re`` tries them: longest first.
 
     Every quantifier in the number pattern is greedy and its branches start with different
     characters, so ``re`` first takes the longest reading, then shorter ones, longest first
@@ -112,33 +113,61 @@ def _number_ends(text: str, at: int) -> Iterator[int]:
     ends right after a decimal digit (``\\d``, of any script) or a superscript digit of the
     longest: a number cut after a digit of its integer part, its fraction or its exponent is
     a number, and one cut anywhere else is not (``1.``, ``1e``, ``1e−``); a fraction, ∞ or
-    ``%`` ends only the longest."""
+    ``%`` ends only the longest. The shorter ends are looked for where ``following`` is
+    written (``str.rfind``), so a long run of digits is not walked digit by digit."""
     longest = _SLOT_PATTERNS["number"].match(text, at)
     if longest is None:
         return
-    yield longest.end()
-    for end in range(longest.end() - 1, at, -1):
+    end = longest.end()
+    if text.startswith(following, end):
+        yield end
+    while end > at + 1:
+        end = text.rfind(following, at + 1, end - 1 + len(following)) if following else end - 1
+        if end <= at:
+            return
         if _DIGIT.match(text, end - 1):
             yield end
 
 
-def _list_ends(text: str, at: int) -> Iterator[int]:
-    """The one end of a list slot at ``at``: its first ``]`` (no number holds one)."""
+def _list_ends(text: str, at: int, following: str) -> Iterator[int]:
+    """The one end of a list slot at ``at`` (its first ``]``: no number holds one), if
+    ``following`` is written there."""
     found = _SLOT_PATTERNS["list"].match(text, at)
-    if found is not None:
+    if found is not None and text.startswith(following, found.end()):
         yield found.end()
 
 
-def _unit_ends(text: str, at: int) -> Iterator[int]:
-    """The ends of a unit slot at ``at`` as ``re`` tries them: ``nats`` before ``nat``."""
+def _unit_ends(text: str, at: int, following: str) -> Iterator[int]:
+    """The ends of a unit slot at ``at`` as ``re`` tries them (``nats`` before ``nat``), where
+    ``following`` is written."""
     found = _SLOT_PATTERNS["unit"].match(text, at)
-    if found is not None:
-        yield found.end()
-        if found.group().endswith("s"):
-            yield found.end() - 1
+    if found is None:
+        return
+    ends = (found.end(), found.end() - 1) if found.group().endswith("s") else (found.end(),)
+    yield from (end for end in ends if text.startswith(following, end))
 
 
 _SLOT_ENDS = {"number": _number_ends, "list": _list_ends, "unit": _unit_ends}
+_DIGITS = re.compile(r"\d+")
+
+
+def _number_retry(text: str, at: int) -> int:
+    """Where a template that starts with a number slot is worth trying next, after it failed
+    at ``at``: past the run of decimal digits there.
+
+    From a digit, the number pattern reads the run of digits and then the same fraction,
+    exponent or ``%`` (all greedy, none can fail), so from the next digit of the run it ends
+    where it ended from ``at``, and its ends are some of the ends it had at ``at``: the rest of
+    the template, which depends only on where the slot ends, failed after each of them."""
+    run = _DIGITS.match(text, at)
+    return at + 1 if run is None else run.end()
+
+
+def _next_start(text: str, at: int) -> int:
+    return at + 1
+
+
+_SLOT_RETRY = {"number": _number_retry, "list": _next_start, "unit": _next_start}
 
 
 @cache
@@ -156,7 +185,7 @@ def _template(says: str) -> tuple[tuple[template_search.Step, ...], Fields]:
         alias = f"s{len(fields) + 1}"
         fields.append((alias, piece.name, piece.kind))
         steps.append(template_search.SlotStep(alias, _SLOT_PATTERNS[piece.kind],
-                                              _SLOT_ENDS[piece.kind]))
+                                              _SLOT_ENDS[piece.kind], _SLOT_RETRY[piece.kind]))
     return tuple(steps), tuple(fields)
 
 

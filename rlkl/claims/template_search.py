@@ -10,10 +10,19 @@ pattern compiled once for every template:
 - occurrences are searched left to right, each search starting where the last one ends
   (``finditer``);
 - a search takes the leftmost start where the whole template matches: a place where ``L0``
-  is written, or, when the template starts with a slot, where that slot matches;
+  is written, or, when the template starts with a slot, where that slot matches (after a
+  start that failed, the next one worth trying is :attr:`SlotStep.retry`'s: a number slot
+  that failed at a digit fails at every later digit of that run);
 - at a start the steps are matched in order: a literal must be written there; a slot tries
   its possible ends in the order ``re`` tries them (:attr:`SlotStep.ends`), and the first end
   that lets the rest match is taken (backtracking, as ``re`` does).
+
+Slots are never back-references (each has an alias of its own), so whether the steps from
+one slot on match at a position depends on that slot and position only. A slot that found no
+way on at a position is remembered for the text and not tried there again: the work is
+bounded by the slots, the positions and their ends, where plain backtracking, like ``re``'s,
+grows with a power of the text's length for every slot that follows another (``{a}{b}{c}x``
+against a run of digits).
 
 A test compares this with the exact pattern's ``findall`` on written-out templates.
 """
@@ -29,12 +38,14 @@ Spans = dict[str, tuple[int, int]]  # each slot's span in one occurrence, by its
 
 @dataclass(frozen=True)
 class SlotStep:
-    """One slot step: its alias, its kind's pattern (searched for a template's first start)
-    and its possible ends at a position, in the order ``re`` tries them."""
+    """One slot step: its alias, its kind's pattern (searched for a template's first start),
+    its possible ends at a position, in the order ``re`` tries them, and, when the template
+    starts with it, the next start worth trying after one that failed."""
 
     alias: str
     pattern: re.Pattern[str]
-    ends: Callable[[str, int], Iterable[int]]
+    ends: Callable[[str, int, str], Iterable[int]]  # text, position, the literal that follows
+    retry: Callable[[str, int], int]  # text, the start that failed
 
 
 Step = str | SlotStep  # literal text, or a slot
@@ -47,13 +58,16 @@ def findall(steps: Sequence[Step], text: str) -> list[Spans]:
     next search starts where it ends."""
     found: list[Spans] = []
     position = 0
-    while (hit := _search(steps, text, position)) is not None:
+    failed: set[tuple[int, int]] = set()  # (slot index, position): no way on from there
+    while (hit := _search(steps, text, position, failed)) is not None:
         spans, position = hit
         found.append(spans)
     return found
 
 
-def _search(steps: Sequence[Step], text: str, position: int) -> tuple[Spans, int] | None:
+def _search(
+    steps: Sequence[Step], text: str, position: int, failed: set[tuple[int, int]]
+) -> tuple[Spans, int] | None:
     """The leftmost occurrence at or after ``position``: its spans and where it ends."""
     first = steps[0]
     start = position
@@ -65,10 +79,10 @@ def _search(steps: Sequence[Step], text: str, position: int) -> tuple[Spans, int
             start = -1 if candidate is None else candidate.start()
         if start < 0:
             return None
-        hit = _match(steps, text, start)
+        hit = _match(steps, text, start, failed)
         if hit is not None:
             return hit
-        start += 1
+        start = start + 1 if isinstance(first, str) else first.retry(text, start)
     return None
 
 
@@ -85,33 +99,37 @@ def _past_literals(steps: Sequence[Step], index: int, text: str, at: int) -> tup
     return index, at
 
 
-def _match(steps: Sequence[Step], text: str, start: int) -> tuple[Spans, int] | None:
+def _match(
+    steps: Sequence[Step], text: str, start: int, failed: set[tuple[int, int]]
+) -> tuple[Spans, int] | None:
     """The first way ``steps`` match at ``start``, in ``re``'s order: spans and end, or None.
 
     Depth first without recursion (a template may have any number of slots): one frame per
     slot being tried, holding the ends it has not tried yet; when the rest cannot match, the
-    innermost slot takes its next end."""
+    innermost slot takes its next end. A slot out of ends at a position goes into ``failed``
+    and is not tried there again."""
     spans: Spans = {}
     frames: list[tuple[SlotStep, int, int, Iterator[int]]] = []  # slot, its index, start, ends
     reached = _past_literals(steps, 0, text, start)
     while True:
-        if reached is not None:
+        if reached is not None and reached[0] == len(steps):
+            return spans, reached[1]
+        if reached is not None and reached not in failed:
             index, at = reached
-            if index == len(steps):
-                return spans, at
             slot = steps[index]
             assert isinstance(slot, SlotStep)
-            frames.append((slot, index, at, iter(slot.ends(text, at))))
+            following = steps[index + 1] if index + 1 < len(steps) else ""
+            # only the ends the literal after the slot is written at (all when a slot follows)
+            ends = slot.ends(text, at, following if isinstance(following, str) else "")
+            frames.append((slot, index, at, iter(ends)))
         while frames:  # the next end of the innermost slot that has one left
             slot, index, at, ends = frames[-1]
-            following = steps[index + 1] if index + 1 < len(steps) else None
-            # an end that the literal after the slot does not follow is not tried
-            end = next((e for e in ends
-                        if not isinstance(following, str) or text.startswith(following, e)), None)
+            end = next(ends, None)
             if end is not None:
                 spans[slot.alias] = (at, end)
                 reached = _past_literals(steps, index + 1, text, end)
                 break
+            failed.add((index, at))
             frames.pop()
         else:
             return None

@@ -11,7 +11,9 @@ numbers and near-numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections import Counter
 
 import pytest
 from hypothesis import example, given, settings
@@ -121,16 +123,26 @@ def test_a_template_search_compiles_no_pattern(monkeypatch: pytest.MonkeyPatch) 
 SLOT_TEXTS = st.text(alphabet=ALPHABET + "natbis", max_size=12)  # units too
 
 
+FOLLOWING = st.sampled_from(["", " ", "s", "x", ".", "e", "%", "1", "11", " x", "]", "−"])
+
+
 @settings(max_examples=3000, deadline=None)
-@given(SLOT_TEXTS, st.sampled_from(sorted(matching._SLOT_ENDS)))
-@example("nats bits", "unit")  # a unit has a shorter end
-@example("−1.25e−3% x", "number")
-def test_a_slot_tries_every_end_its_pattern_has_longest_first(text: str, kind: str) -> None:
-    """What each slot kind's ends are taken to be, against every end its pattern has."""
+@given(SLOT_TEXTS, st.sampled_from(sorted(matching._SLOT_ENDS)), FOLLOWING)
+@example("nats bits", "unit", "")  # a unit has a shorter end
+@example("natss", "unit", "s")  # ... that the literal after it may need
+@example("−1.25e−3% x", "number", "")
+@example("1111 x", "number", "1")  # a literal written at several ends, also overlapping
+@example("1.1.1", "number", ".")
+def test_a_slot_tries_every_end_its_pattern_has_longest_first(
+    text: str, kind: str, following: str
+) -> None:
+    """What each slot kind's ends are taken to be, against every end its pattern has that
+    the literal after the slot is written at."""
     pattern = matching._SLOT_PATTERNS[kind]
     for at in range(len(text) + 1):
-        every = [e for e in range(len(text), at, -1) if pattern.fullmatch(text, at, e)]
-        assert list(matching._SLOT_ENDS[kind](text, at)) == every, (text, at)
+        every = [e for e in range(len(text), at, -1)
+                 if pattern.fullmatch(text, at, e) and text.startswith(following, e)]
+        assert list(matching._SLOT_ENDS[kind](text, at, following)) == every, (text, at)
 
 
 @pytest.mark.parametrize("reference", ["", "1"])
@@ -161,3 +173,44 @@ def test_a_template_with_any_number_of_slots_is_found(
     says = " ".join(f"{{a{i}}}" for i in range(1500))
     [found] = matching.find(says, "/x", " ".join(str(i) for i in range(1500)), [])
     assert [s.word for s in found.slots] == [str(i) for i in range(1500)]
+
+
+def _counted(says: str, tried: Counter[tuple[str, int]]) -> list[template_search.Step]:
+    """The template's steps, each slot counting the positions its ends are asked for at."""
+
+    def counting(step: template_search.SlotStep) -> template_search.SlotStep:
+        def ends(text: str, at: int, following: str) -> object:
+            tried[(step.alias, at)] += 1
+            return step.ends(text, at, following)
+
+        return dataclasses.replace(step, ends=ends)
+
+    steps = matching._template(says)[0]
+    return [counting(s) if isinstance(s, template_search.SlotStep) else s for s in steps]
+
+
+@pytest.mark.parametrize("says", ["{a}{b}{c}x", "{a}, {b}{c} x"])
+def test_a_slot_is_tried_once_at_a_position(says: str) -> None:
+    """A slot that found no way on at a position is not tried there again: plain
+    backtracking (and ``re``) tries slots after another slot at each position once for every
+    way the slots before can end there, ~n^2 times against n digits."""
+    tried: Counter[tuple[str, int]] = Counter()
+    text = "0, " + "1" * 120 + "y x"
+    assert template_search.findall(_counted(says, tried), text) == [
+        r.spans for r in matching.exact_parser(says).findall(text) if r is not None
+    ]
+    assert max(tried.values()) == 1
+
+
+def test_a_number_slot_that_failed_at_a_digit_is_not_tried_again_in_that_run() -> None:
+    """A template that starts with a number slot and fails at the first digit of a run fails
+    at every later digit of it; those starts are not tried (each would read the run again:
+    quadratic in its length), and what is found is what the exact pattern finds."""
+    tried: Counter[tuple[str, int]] = Counter()
+    says = "{a} parameters"
+    text = "has 423 parameters; " + "1" * 5000 + " worked, 7 parameters"
+    found = template_search.findall(_counted(says, tried), text)
+    assert found == [r.spans for r in matching.exact_parser(says).findall(text) if r is not None]
+    assert [text[slice(*spans["s1"])] for spans in found] == [" 423", " 7"]  # sign: " "
+    # the space before each number (a sign), and of the run of 5,000 its first digit
+    assert sorted(at for _, at in tried) == [3, 19, 20, 5028]
