@@ -473,6 +473,11 @@ CODES: dict[str, str] = {
         "says: \"ratio is {ratio:d}\" or {ratio!r}",
         "write plain {name} slots; the number is read at its written precision",
     ),
+    "RLKL621": Code(
+        "a sentence template has two slots with no text between them",
+        "says: \"ratio {r}{A}\" (where does r end and A begin in 1.42?)",
+        "write the text between the two numbers, as the lesson does",
+    ),
     # RLKL7xx: the published site.
     "RLKL701": Code(
         "an equation cannot be rendered to MathML for the site (or holds markup)",

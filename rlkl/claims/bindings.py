@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,17 @@ def _template_errors(b: Bindings) -> list[Diagnostic]:
                     "literal brace",
                 )
             )
+        for one, other in pairwise(slots.pieces(template.says)):
+            if isinstance(one, slots.Slot) and isinstance(other, slots.Slot):
+                errors.append(
+                    b.diagnostic(
+                        template.where,
+                        "RLKL621",
+                        f"{one}{other} in {template.says!r}: two slots with nothing between "
+                        "them, so where one number ends and the next begins would be a guess; "
+                        "write the text the lesson has between them",
+                    )
+                )
         literal = slots.literal_text(template.says)
         if scan("", literal):
             errors.append(

@@ -29,6 +29,10 @@ class Slot:
     name: str
     kind: str  # number | list | unit
 
+    def __str__(self) -> str:
+        """The slot as a template writes it: ``{name}``, ``{name:list}``, ``{name:unit}``."""
+        return f"{{{self.name}}}" if self.kind == "number" else f"{{{self.name}:{self.kind}}}"
+
 
 Piece = str | Slot  # literal text, or a slot
 
