@@ -153,23 +153,37 @@ def _settled(entry: Mapping[str, Any]) -> dict[str, Any]:
 def _exempts(
     claims: LessonClaims, fresh: list[dict[str, Any]], recorded: list[Any]
 ) -> list[Change]:
-    """Exempt numbers: verified when recorded (text and reason), else stale; gone: orphaned."""
+    """Exempt numbers: verified when recorded (text and reason), else stale; gone: orphaned.
+
+    A stale number recorded in the same field with the same text is that number with a new
+    quote or reason: one change naming the fields, not a stale one and an orphaned one."""
     kept = [_settled(e) for e in recorded if isinstance(e, Mapping)]
     exact = [e for e in recorded if isinstance(e, Mapping)]
+    settled_fresh = [_settled(e) for e in fresh]
+    gone = [i for i, entry in enumerate(recorded)
+            if not isinstance(entry, Mapping) or _settled(entry) not in settled_fresh]
     in_order = sorted(claims.exempt, key=lambda e: e.mention.key)  # as build() wrote them
     changes = []
     for exempt, entry in zip(in_order, fresh, strict=True):
-        status = Status.VERIFIED if _settled(entry) in kept else Status.STALE
+        if _settled(entry) in kept:
+            changes.append(Change(Status.VERIFIED, "exempt", _exempt_id(exempt), exempt=exempt,
+                                  current=entry in exact))
+            continue
+        same = next((i for i in gone if isinstance(recorded[i], Mapping)
+                     and recorded[i].get("pointer") == entry["pointer"]
+                     and _glyphs(recorded[i].get("authored")) == _glyphs(entry["authored"])), None)
+        fields: tuple[str, ...] = ()
+        if same is not None:
+            gone.remove(same)
+            fields = tuple(_changed(recorded[same], entry))
+        changes.append(Change(Status.STALE, "exempt", _exempt_id(exempt), exempt=exempt,
+                              fields=fields))
+    for index in gone:
+        entry = recorded[index]
+        authored = entry.get("authored") if isinstance(entry, Mapping) else None
         changes.append(
-            Change(status, "exempt", _exempt_id(exempt), exempt=exempt, current=entry in exact)
+            Change(Status.ORPHANED, "exempt", f"exempt:{index}", index=index, recorded=authored)
         )
-    settled_fresh = [_settled(e) for e in fresh]
-    for index, entry in enumerate(recorded):
-        if not isinstance(entry, Mapping) or _settled(entry) not in settled_fresh:
-            authored = entry.get("authored") if isinstance(entry, Mapping) else None
-            changes.append(
-                Change(Status.ORPHANED, "exempt", f"exempt:{index}", index=index, recorded=authored)
-            )
     return changes
 
 
@@ -227,10 +241,9 @@ def message(change: Change, regen_hint: str = "rlkl regen") -> tuple[str, str] |
                 f"orphaned fixture: exempt number {change.recorded} is no longer in the "
                 f"lesson; {run}"
             )
-        text = change.exempt.mention.text if change.exempt else "?"
-        return "RLKL502", (
-            f"stale fixtures: exempt number {text} is new or changed; review it, then {run}"
-        )
+        text = change.exempt.mention.shown if change.exempt else "?"
+        how = f"changed ({', '.join(change.fields)})" if change.fields else "is new or changed"
+        return "RLKL502", f"stale fixtures: exempt number {text} {how}; review it, then {run}"
     if change.subject == "fixtures":
         if change.id == "core":
             return "RLKL504", (

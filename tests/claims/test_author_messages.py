@@ -73,3 +73,33 @@ def test_a_unit_belongs_to_its_mention(tmp_path: Path) -> None:
     space.edit("is 0.082283 nats", "is 0.118709 bits")  # the first of two places; both true
     codes = _codes(space)
     assert "RLKL401" not in codes and "RLKL404" not in codes and "RLKL420" not in codes
+
+
+DECODER = '"The executable decoder has {decoder_parameters} parameters"'
+
+
+def test_an_exemption_with_a_new_sentence_is_one_change_not_an_orphan(tmp_path: Path) -> None:
+    """The exempt number is still there, so it is not "no longer in the lesson": one RLKL502
+    that names what changed."""
+    space = Workspace.copy(tmp_path)
+    space.edit(DECODER, '"decoder has {decoder_parameters} parameters"', name="claims.yaml")
+    found = [(d.code, d.message) for d in space.check().diagnostics]
+    assert found == [("RLKL502", "stale fixtures: exempt number 423 changed (quote); review "
+                                 "it, then run `rlkl regen`")]
+
+
+def test_two_slots_with_nothing_between_them_are_reported(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit(DECODER, '"decoder has {hundreds}{rest} parameters"', name="claims.yaml")
+    [found] = space.check().diagnostics
+    assert (found.code, found.pointer) == ("RLKL621", "/exempt/0/says")
+    assert found.message.startswith("{hundreds}{rest} in 'decoder has {hundreds}{rest} "
+                                    "parameters': two slots with nothing between them")
+
+
+def test_a_message_shows_a_very_long_number_by_its_ends(tmp_path: Path) -> None:
+    space = Workspace.copy(tmp_path)
+    space.edit(TRADEOFF, TRADEOFF + " Seed " + "7" * 3000 + ".")
+    [found] = [d for d in space.check().diagnostics if d.code == "RLKL410"]
+    assert "7777777777…7777777777 (3,000 characters)" in found.message
+    assert len(found.message) < 300
