@@ -35,6 +35,10 @@ from dataclasses import dataclass
 
 Spans = dict[str, tuple[int, int]]  # each slot's span in one occurrence, by its alias
 
+REMEMBERED = 1_000_000
+"""At most this many failed (slot, position) pairs are remembered for one text (~100 MB);
+past it the search goes on without remembering more, as exact and only slower."""
+
 
 @dataclass(frozen=True)
 class SlotStep:
@@ -129,7 +133,8 @@ def _match(
                 spans[slot.alias] = (at, end)
                 reached = _past_literals(steps, index + 1, text, end)
                 break
-            failed.add((index, at))
+            if len(failed) < REMEMBERED:
+                failed.add((index, at))
             frames.pop()
         else:
             return None

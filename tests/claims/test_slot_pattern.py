@@ -189,17 +189,36 @@ def _counted(says: str, tried: Counter[tuple[str, int]]) -> list[template_search
     return [counting(s) if isinstance(s, template_search.SlotStep) else s for s in steps]
 
 
-@pytest.mark.parametrize("says", ["{a}{b}{c}x", "{a}, {b}{c} x"])
-def test_a_slot_is_tried_once_at_a_position(says: str) -> None:
+BACKTRACKING = [
+    ("{a}{b}{c}x", "0, " + "1" * 120 + "y x"),
+    ("{a}, {b}{c} x", "0, " + "1" * 120 + "y x"),
+    ("{a}e{b}e{c}e{d}e{e}e{f}e{g}e{h}e{i}e{j} x", "1e" * 40 + "1 y"),  # two ends each: 2^10
+]
+
+
+@pytest.mark.parametrize(("says", "text"), BACKTRACKING)
+def test_a_slot_is_tried_once_at_a_position(says: str, text: str) -> None:
     """A slot that found no way on at a position is not tried there again: plain
-    backtracking (and ``re``) tries slots after another slot at each position once for every
-    way the slots before can end there, ~n^2 times against n digits."""
+    backtracking (and ``re``) tries a slot at a position once for every way the slots before
+    it can end there: ~n^2 times after two adjacent slots against n digits, 2^k times after
+    k slots that each have two ends ("1e1" and "1" before an "e")."""
     tried: Counter[tuple[str, int]] = Counter()
-    text = "0, " + "1" * 120 + "y x"
     assert template_search.findall(_counted(says, tried), text) == [
         r.spans for r in matching.exact_parser(says).findall(text) if r is not None
     ]
     assert max(tried.values()) == 1
+
+
+@pytest.mark.parametrize(("says", "text"), [(s, t[:60]) for s, t in BACKTRACKING])
+def test_a_search_that_remembers_nothing_finds_the_same(
+    says: str, text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`template_search.REMEMBERED` failures the search remembers no more (its
+    memory is bounded); it is slower, not different."""
+    monkeypatch.setattr(template_search, "REMEMBERED", 0)
+    assert template_search.findall(matching._template(says)[0], text) == [
+        r.spans for r in matching.exact_parser(says).findall(text) if r is not None
+    ]
 
 
 def test_a_number_slot_that_failed_at_a_digit_is_not_tried_again_in_that_run() -> None:
