@@ -18,9 +18,23 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Any
+
+# A run of 25 or more characters a number is written with (digits, ".", "e", signs, "%").
+_LONG_NUMBER = re.compile(r"\d[\d.eE%+\-\u2212]{24,}")
+
+
+def brief(message: str) -> str:
+    """``message`` with every long number (a run of 25 or more digits, ``.``, ``e``, signs
+    or ``%``, from a digit) shown by its first and last ten characters and its length, so a
+    message never holds a lesson's run of 500,000 digits. What is recorded (fixtures, the
+    JSON report's other fields) keeps the text as written."""
+    return _LONG_NUMBER.sub(
+        lambda m: f"{m[0][:10]}…{m[0][-10:]} ({len(m[0]):,} characters)", message
+    )
 
 
 class Severity(str, Enum):
@@ -39,6 +53,9 @@ class Diagnostic:
     code: str
     message: str
     severity: Severity = Severity.ERROR
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", brief(self.message))  # every message, one rule
 
     def to_json(self) -> dict[str, Any]:
         """The public JSON shape (key order as documented in the README)."""
@@ -474,7 +491,7 @@ CODES: dict[str, str] = {
         "write plain {name} slots; the number is read at its written precision",
     ),
     "RLKL621": Code(
-        "a sentence template has two slots with no text between them",
+        "a sentence template has two number slots with no text between them",
         "says: \"ratio {r}{A}\" (where does r end and A begin in 1.42?)",
         "write the text between the two numbers, as the lesson does",
     ),

@@ -40,7 +40,7 @@ from rlkl.claims.precision import describe
 from rlkl.claims.records import Verdict
 from rlkl.claims.source import locate
 from rlkl.corpus import LESSON_FILE as LESSON
-from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.diagnostics import Diagnostic, Severity, brief
 from rlkl.loader import display_path
 from rlkl.validate import LessonFile, ValidationResult, find_catalog, validate_paths
 
@@ -224,7 +224,7 @@ class ClaimItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ClaimFailure):
-            return str(excinfo.value)
+            return brief(str(excinfo.value))
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
@@ -233,7 +233,7 @@ class ClaimItem(pytest.Item):
 
 def _failed(verdict: Verdict) -> str:
     return (
-        f"prose says {verdict.mention.shown} ({describe(verdict.mention.decimals)}) "
+        f"prose says {verdict.mention.text} ({describe(verdict.mention.decimals)}) "
         f'in "{verdict.quote}" at {verdict.mention.pointer}\n'
         f"expected (computed): {verdict.expression} -> {verdict.computed}\n"
         f"inputs: {verdict.inputs}\n{verdict.reason}"
@@ -248,7 +248,7 @@ def _explain(change: Change, verdict: Verdict, recorded: dict[str, Any]) -> str:
         return (
             f"stale fixture ({', '.join(change.fields)} changed): recorded "
             f"{recorded.get('authored')!r} in {recorded.get('quote')!r}, the lesson now says "
-            f"{verdict.mention.shown!r} in {verdict.quote!r}; run `rlkl regen` or "
+            f"{verdict.mention.text!r} in {verdict.quote!r}; run `rlkl regen` or "
             "`pytest --rlkl-update`"
         )
     found = message(change)

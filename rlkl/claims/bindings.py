@@ -162,6 +162,10 @@ def _expressions(
 _ODD_SLOT = re.compile(r"(?<!\{)\{[A-Za-z_][A-Za-z0-9_]*[:!](?!(?:list|unit)\})[^{}]*\}(?!\})")
 
 
+def _number(piece: slots.Piece) -> bool:
+    return isinstance(piece, slots.Slot) and piece.kind == "number"
+
+
 def _template_errors(b: Bindings) -> list[Diagnostic]:
     """Every template states a number, and every number it states is a slot."""
     errors: list[Diagnostic] = []
@@ -186,17 +190,18 @@ def _template_errors(b: Bindings) -> list[Diagnostic]:
                     "literal brace",
                 )
             )
-        for one, other in pairwise(slots.pieces(template.says)):
-            if isinstance(one, slots.Slot) and isinstance(other, slots.Slot):
-                errors.append(
-                    b.diagnostic(
-                        template.where,
-                        "RLKL621",
-                        f"{one}{other} in {template.says!r}: two slots with nothing between "
-                        "them, so where one number ends and the next begins would be a guess; "
-                        "write the text the lesson has between them",
-                    )
+        adjacent = [f"{one}{other}" for one, other in pairwise(slots.pieces(template.says))
+                    if _number(one) and _number(other)]
+        if adjacent:
+            errors.append(
+                b.diagnostic(
+                    template.where,
+                    "RLKL621",
+                    f"{', '.join(adjacent)} in {template.says!r}: two number slots with nothing "
+                    "between them, so where one number ends and the next begins would be a "
+                    "guess; write the text the lesson has between them",
                 )
+            )
         literal = slots.literal_text(template.says)
         if scan("", literal):
             errors.append(

@@ -150,6 +150,17 @@ def _settled(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {k: _glyphs(v) for k, v in entry.items() if k != "span"}
 
 
+def _same_number(entry: Mapping[str, Any], recorded: list[Any], gone: list[int]) -> int | None:
+    """Of the recorded exempt entries no longer written (``gone``), the one of the same number
+    as the fresh ``entry`` (same field, same text) that differs from it in the fewest fields."""
+    candidates = [
+        (len(_changed(recorded[i], entry)), i) for i in gone
+        if isinstance(recorded[i], Mapping) and recorded[i].get("pointer") == entry["pointer"]
+        and _glyphs(recorded[i].get("authored")) == _glyphs(entry["authored"])
+    ]
+    return min(candidates)[1] if candidates else None
+
+
 def _exempts(
     claims: LessonClaims, fresh: list[dict[str, Any]], recorded: list[Any]
 ) -> list[Change]:
@@ -157,8 +168,8 @@ def _exempts(
 
     A stale number recorded in the same field with the same text is that number with a new
     quote or reason: one change naming the fields, not a stale one and an orphaned one."""
-    kept = [_settled(e) for e in recorded if isinstance(e, Mapping)]
     exact = [e for e in recorded if isinstance(e, Mapping)]
+    kept = [_settled(e) for e in exact]
     settled_fresh = [_settled(e) for e in fresh]
     gone = [i for i, entry in enumerate(recorded)
             if not isinstance(entry, Mapping) or _settled(entry) not in settled_fresh]
@@ -169,9 +180,7 @@ def _exempts(
             changes.append(Change(Status.VERIFIED, "exempt", _exempt_id(exempt), exempt=exempt,
                                   current=entry in exact))
             continue
-        same = next((i for i in gone if isinstance(recorded[i], Mapping)
-                     and recorded[i].get("pointer") == entry["pointer"]
-                     and _glyphs(recorded[i].get("authored")) == _glyphs(entry["authored"])), None)
+        same = _same_number(entry, recorded, gone)
         fields: tuple[str, ...] = ()
         if same is not None:
             gone.remove(same)
@@ -241,7 +250,7 @@ def message(change: Change, regen_hint: str = "rlkl regen") -> tuple[str, str] |
                 f"orphaned fixture: exempt number {change.recorded} is no longer in the "
                 f"lesson; {run}"
             )
-        text = change.exempt.mention.shown if change.exempt else "?"
+        text = change.exempt.mention.text if change.exempt else "?"
         how = f"changed ({', '.join(change.fields)})" if change.fields else "is new or changed"
         return "RLKL502", f"stale fixtures: exempt number {text} {how}; review it, then {run}"
     if change.subject == "fixtures":

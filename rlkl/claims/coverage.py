@@ -25,7 +25,7 @@ def _exempt(prose: Prose, exemption: Exemption, roles: dict[Key, str]) -> Found:
                         problems=(
                             Problem(
                                 "RLKL411",
-                                f"{mention.shown} is exempt but also {roles[mention.key]}; "
+                                f"{mention.text} is exempt but also {roles[mention.key]}; "
                                 "a number is either checked or exempt",
                                 mention,
                             ),
@@ -39,7 +39,7 @@ def _exempt(prose: Prose, exemption: Exemption, roles: dict[Key, str]) -> Found:
                         problems=(
                             Problem(
                                 "RLKL412",
-                                f"{mention.shown} is exempt as {{{slot.name}}}, which must be "
+                                f"{mention.text} is exempt as {{{slot.name}}}, which must be "
                                 f"{expected}: {exemption.reason}",
                                 mention,
                             ),
@@ -66,7 +66,7 @@ def unaccounted(prose: Prose, roles: Mapping[Key, str]) -> tuple[Problem, ...]:
     return tuple(
         Problem(
             "RLKL410",
-            f'the number {mention.shown} in "{quote(prose.texts[mention.pointer], mention)}" is '
+            f'the number {mention.text} in "{quote(prose.texts[mention.pointer], mention)}" is '
             "not accounted for: bind it in claims.yaml (checked) or exempt it with a reason",
             mention,
         )

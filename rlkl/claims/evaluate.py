@@ -127,7 +127,7 @@ def _two_roles(matched: tuple[Matched, ...]) -> Iterator[Problem]:
                     reported.add(pair)
                     yield Problem(
                         "RLKL423",
-                        f"claim {m.claim.id} reads {mention.shown} at {mention.pointer} as "
+                        f"claim {m.claim.id} reads {mention.text} at {mention.pointer} as "
                         f"{role}, but claim {earlier[1].claim.id} reads it as {earlier[0]}; a "
                         "number has one role: narrow the template (or its `in:`) so that one "
                         "claim reads it. `regen --fix` does not rewrite this lesson meanwhile",

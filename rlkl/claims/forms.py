@@ -74,7 +74,7 @@ def _core_call(pointer: str, text: str, call: matching.CoreCall) -> Found:
     if math.isinf(computed) and not call.result.value.is_infinite():
         message = (
             f'claim "{quote}": {source} is infinite (q has zero mass where '
-            f"p is positive), not {call.result.shown} {call.unit}"
+            f"p is positive), not {call.result.text} {call.unit}"
         )
         return roles + Found(problems=(Problem("RLKL402", message, call.result),))
     judged = judge("core", call.result, f"{call.function}@{pointer}", source, {}, computed, quote)

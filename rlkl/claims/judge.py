@@ -31,8 +31,7 @@ CODES = {
 
 
 def quote(text: str, mention: Mention) -> str:
-    """The words around a mention: back to the clause start, on to the clause end (the
-    mention as :attr:`Mention.shown` shows it)."""
+    """The words around a mention: back to the clause start, on to the clause end."""
     before = text[max(0, mention.start - 48) : mention.start]
     cut = max(before.rfind(". "), before.rfind(", "), before.rfind("; "), before.rfind(": "))
     if cut >= 0:
@@ -51,8 +50,7 @@ def quote(text: str, mention: Mention) -> str:
         if stop >= 0
         else (len(text) if len(after) < 48 else mention.end + after.rfind(" "))
     )
-    said = f"{text[begin : mention.start]}{mention.shown}{text[mention.end : end]}"
-    return said.strip().rstrip(".")
+    return text[begin:end].strip().rstrip(".")
 
 
 def plain(value: Any) -> Any:
@@ -128,7 +126,7 @@ def _reason(mention: Mention, computed: float, how: str, negative: bool, hint: s
     """Why the verdict fails, saying what was computed (``how``) and at which precision."""
     if not math.isfinite(computed) and not mention.value.is_infinite():
         return f"computed {how} = {show(computed)}" + (
-            "" if negative else f", which no finite number such as {mention.shown} states"
+            "" if negative else f", which no finite number such as {mention.text} states"
         )
     written = describe(mention.decimals - 2 if mention.percent else mention.decimals)
     if mention.decimals == 0 and mention.value == 0:
@@ -139,8 +137,8 @@ def _reason(mention: Mention, computed: float, how: str, negative: bool, hint: s
         else show(computed, mention.decimals)
     )
     if negative:
-        return f"says {mention.shown} is not {how}, but that computes {shown} ({written})"
-    return f"computed {how} = {shown} ({written}), not {mention.shown}{hint}"
+        return f"says {mention.text} is not {how}, but that computes {shown} ({written})"
+    return f"computed {how} = {shown} ({written}), not {mention.text}{hint}"
 
 
 def judge(

@@ -148,17 +148,18 @@ def _unit_ends(text: str, at: int, following: str) -> Iterator[int]:
 
 
 _SLOT_ENDS = {"number": _number_ends, "list": _list_ends, "unit": _unit_ends}
-_DIGITS = re.compile(r"\d+")
+_DIGITS = re.compile(r"\d+|[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+")  # a run of one kind
 
 
 def _number_retry(text: str, at: int) -> int:
     """Where a template that starts with a number slot is worth trying next, after it failed
-    at ``at``: past the run of decimal digits there.
+    at ``at``: past the run of decimal (or of superscript) digits there.
 
-    From a digit, the number pattern reads the run of digits and then the same fraction,
-    exponent or ``%`` (all greedy, none can fail), so from the next digit of the run it ends
-    where it ended from ``at``, and its ends are some of the ends it had at ``at``: the rest of
-    the template, which depends only on where the slot ends, failed after each of them."""
+    From a decimal digit, the number pattern reads the run of digits and then the same
+    fraction, exponent or ``%`` (all greedy, none can fail); from a superscript digit, the run
+    of superscripts. So from the next digit of the run it ends where it ended from ``at``, and
+    its ends are some of the ends it had at ``at``: the rest of the template, which depends
+    only on where the slot ends, failed after each of them."""
     run = _DIGITS.match(text, at)
     return at + 1 if run is None else run.end()
 

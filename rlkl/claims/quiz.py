@@ -129,14 +129,14 @@ def _misconception(
     same = [m for m in candidates if m.value == mention.value]
     ok = bool(same) and not agrees(answer, mention.value, mention.decimals)
     which = (
-        f"the distractor it explains ({explained.shown} at {explained.pointer})"
+        f"the distractor it explains ({explained.text} at {explained.pointer})"
         if explained
         else f"one distractor ({', '.join(m.text for m in wrong)})"
     )
     reason = (
         ""
         if ok
-        else f"the misconception's value {mention.shown} must be wrong (the answer is "
+        else f"the misconception's value {mention.text} must be wrong (the answer is "
         f"{show(answer)}) and equal {which}"
     )
     return Found(roles=((mention.key, "misconception"),)) + verdict(

@@ -73,14 +73,6 @@ class Mention:
         return (self.pointer, self.start)
 
     @property
-    def shown(self) -> str:
-        """The number as a message shows it: as written, or, past 24 characters, its first and
-        last ten and its length (a message never holds a run of 500,000 digits)."""
-        if len(self.text) <= 24:
-            return self.text
-        return f"{self.text[:10]}…{self.text[-10:]} ({len(self.text):,} characters)"
-
-    @property
     def number(self) -> float:
         return float(self.value)
 

@@ -19,10 +19,11 @@ pattern compiled once for every template:
 
 Slots are never back-references (each has an alias of its own), so whether the steps from
 one slot on match at a position depends on that slot and position only. A slot that found no
-way on at a position is remembered for the text and not tried there again: the work is
-bounded by the slots, the positions and their ends, where plain backtracking, like ``re``'s,
-grows with a power of the text's length for every slot that follows another (``{a}{b}{c}x``
-against a run of digits).
+way on at a position is remembered for the text and not tried there again, so each slot is
+tried at most once at a position (reading its pattern there), where plain backtracking, like
+``re``'s, tries it once for every way the slots before it can end there: a power of the
+text's length for slots that follow one another (``{a}{b}{c}x`` against a run of digits),
+2^k for k slots of two ends each.
 
 A test compares this with the exact pattern's ``findall`` on written-out templates.
 """

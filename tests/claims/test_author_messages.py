@@ -7,6 +7,7 @@ from pathlib import Path
 from rlkl.claims import slots
 from rlkl.claims.bindings import Template
 from rlkl.claims.records import Located
+from rlkl.regen import regen_paths
 from tests.claims.helpers import SEED, Workspace
 
 TRADEOFF = "A clipped objective does not replace measured policy drift."
@@ -88,13 +89,48 @@ def test_an_exemption_with_a_new_sentence_is_one_change_not_an_orphan(tmp_path: 
                                  "it, then run `rlkl regen`")]
 
 
-def test_two_slots_with_nothing_between_them_are_reported(tmp_path: Path) -> None:
+def test_two_number_slots_with_nothing_between_them_are_one_error(tmp_path: Path) -> None:
     space = Workspace.copy(tmp_path)
-    space.edit(DECODER, '"decoder has {hundreds}{rest} parameters"', name="claims.yaml")
+    space.edit(DECODER, '"decoder has {a}{b}{c} parameters"', name="claims.yaml")
     [found] = space.check().diagnostics
     assert (found.code, found.pointer) == ("RLKL621", "/exempt/0/says")
-    assert found.message.startswith("{hundreds}{rest} in 'decoder has {hundreds}{rest} "
-                                    "parameters': two slots with nothing between them")
+    assert found.message.startswith("{a}{b}, {b}{c} in 'decoder has {a}{b}{c} parameters': "
+                                    "two number slots with nothing between them")
+
+
+def test_a_number_slot_may_touch_a_unit_or_a_list_slot(tmp_path: Path) -> None:
+    """Where a number ends and a unit or a list begins is no guess (they start with a letter
+    or "["): only two number slots need text between them."""
+    space = Workspace.copy(tmp_path)
+    space.edit(DECODER, '"decoder has {n}{u:unit}{l:list}{m} parameters"', name="claims.yaml")
+    assert "RLKL621" not in _codes(space)
+
+
+def _exempt_twice(space: Workspace) -> None:
+    """Two exempt 0.5 in one field, recorded in the fixtures."""
+    space.edit(TRADEOFF, TRADEOFF + " First 0.5 here. Second 0.5 there.")
+    bindings = space.read(name="claims.yaml") + (
+        '  - in: /tradeoff\n    says: "First {x} here"\n    reason: "the first example number"\n'
+        '  - in: /tradeoff\n    says: "Second {x} there"\n    reason: "the second example number"\n'
+    )
+    space.path(name="claims.yaml").write_text(bindings, encoding="utf-8")
+    regen_paths([space.root / SEED])
+
+
+def test_a_changed_exemption_is_paired_with_its_own_record(tmp_path: Path) -> None:
+    """The first sentence goes, the second's reason changes: the second is "changed
+    (reason)", and the orphan is the first's record, not the other way round."""
+    space = Workspace.copy(tmp_path)
+    _exempt_twice(space)
+    space.edit(" First 0.5 here.", "")
+    space.edit('  - in: /tradeoff\n    says: "First {x} here"\n'
+               '    reason: "the first example number"\n', "",
+               name="claims.yaml")
+    space.edit('"the second example number"', '"the second one, reworded"', name="claims.yaml")
+    found = {(d.code, d.message.split(";")[0]) for d in space.check().diagnostics}
+    assert ("RLKL502", "stale fixtures: exempt number 0.5 changed (reason)") in found
+    orphans = [d for d in space.check().diagnostics if d.code == "RLKL503"]
+    assert [d.pointer for d in orphans] == ["/exempt/1"]  # the record of "First 0.5 here"
 
 
 def test_a_message_shows_a_very_long_number_by_its_ends(tmp_path: Path) -> None:
@@ -103,3 +139,16 @@ def test_a_message_shows_a_very_long_number_by_its_ends(tmp_path: Path) -> None:
     [found] = [d for d in space.check().diagnostics if d.code == "RLKL410"]
     assert "7777777777…7777777777 (3,000 characters)" in found.message
     assert len(found.message) < 300
+
+
+def test_a_long_number_is_kept_as_written_where_it_is_recorded(tmp_path: Path) -> None:
+    """Only messages are brief: a failing claim's message quotes the long number by its ends,
+    while the fixture records the quote and the number as the lesson writes them."""
+    space = Workspace.copy(tmp_path)
+    long = "1.5" + "0" * 2990 + "1"
+    space.edit("ratio is 1.4.", f"ratio is {long}.")
+    [found] = [d for d in space.check().diagnostics if d.code == "RLKL401"]
+    assert len(found.message) < 400 and "1.50000000…0000000001 (2,994 characters)" in found.message
+    regen_paths([space.root / SEED])
+    recorded = space.read(name="fixtures.json")
+    assert long in recorded and "…" not in recorded

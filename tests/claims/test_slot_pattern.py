@@ -221,13 +221,15 @@ def test_a_search_that_remembers_nothing_finds_the_same(
     ]
 
 
-def test_a_number_slot_that_failed_at_a_digit_is_not_tried_again_in_that_run() -> None:
-    """A template that starts with a number slot and fails at the first digit of a run fails
-    at every later digit of it; those starts are not tried (each would read the run again:
-    quadratic in its length), and what is found is what the exact pattern finds."""
+@pytest.mark.parametrize("digit", ["1", "\u0663", "\u00b2", "\u2070"])  # 1, ٣, ², ⁰
+def test_a_number_slot_that_failed_at_a_digit_is_not_tried_again_in_that_run(digit: str) -> None:
+    """A template that starts with a number slot and fails at the first digit of a run (of
+    decimal digits, or of superscripts) fails at every later digit of it; those starts are
+    not tried (each would read the run again: quadratic in its length), and what is found is
+    what the exact pattern finds."""
     tried: Counter[tuple[str, int]] = Counter()
     says = "{a} parameters"
-    text = "has 423 parameters; " + "1" * 5000 + " worked, 7 parameters"
+    text = "has 423 parameters; " + digit * 5000 + " worked, 7 parameters"
     found = template_search.findall(_counted(says, tried), text)
     assert found == [r.spans for r in matching.exact_parser(says).findall(text) if r is not None]
     assert [text[slice(*spans["s1"])] for spans in found] == [" 423", " 7"]  # sign: " "
