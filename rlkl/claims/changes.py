@@ -150,15 +150,19 @@ def _settled(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {k: _glyphs(v) for k, v in entry.items() if k != "span"}
 
 
-def _same_number(entry: Mapping[str, Any], recorded: list[Any], gone: list[int]) -> int | None:
+def _same_number(
+    entry: Mapping[str, Any], recorded: list[Any], gone: list[int]
+) -> tuple[int, tuple[str, ...]] | None:
     """Of the recorded exempt entries no longer written (``gone``), the one of the same number
-    as the fresh ``entry`` (same field, same text) that differs from it in the fewest fields."""
+    as the fresh ``entry`` (same field, same text) that differs from it in the fewest fields:
+    its index and those fields."""
     candidates = [
-        (len(_changed(recorded[i], entry)), i) for i in gone
+        (len(changed), i, changed) for i in gone
         if isinstance(recorded[i], Mapping) and recorded[i].get("pointer") == entry["pointer"]
         and _glyphs(recorded[i].get("authored")) == _glyphs(entry["authored"])
+        for changed in [tuple(_changed(recorded[i], entry))]
     ]
-    return min(candidates)[1] if candidates else None
+    return min(candidates)[1:] if candidates else None
 
 
 def _exempts(
@@ -183,8 +187,8 @@ def _exempts(
         same = _same_number(entry, recorded, gone)
         fields: tuple[str, ...] = ()
         if same is not None:
-            gone.remove(same)
-            fields = tuple(_changed(recorded[same], entry))
+            gone.remove(same[0])
+            fields = same[1]
         changes.append(Change(Status.STALE, "exempt", _exempt_id(exempt), exempt=exempt,
                               fields=fields))
     for index in gone:
