@@ -518,6 +518,11 @@ CODES: dict[str, str] = {
     "RLKL906": "regen does not replace a read-only file",
     # RLKL907 (a lesson changed between regen's validation and its worker) is retired:
     # regen's workers validate what they write. Its number is never given to another meaning.
+    "RLKL908": Code(
+        "regen did not write a file larger than rlkl reads (1 MiB)",
+        "the fixtures of a lesson that exempts 16,000 numbers, one entry each",
+        "state fewer numbers in the lesson, or split it into two lessons",
+    ),
 }
 
 

@@ -33,7 +33,7 @@ from rlkl.claims.scanner import format_number
 from rlkl.claims.source import encode_like, mention_range, splice
 from rlkl.corpus import CATALOG_FILE, LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic
-from rlkl.loader import display_path, file_kind
+from rlkl.loader import MAX_BYTES, display_path, file_kind
 from rlkl.pool import file_fingerprint, fingerprint, load_lesson, map_paths
 from rlkl.validate import LessonFile, Walks, discover, validate_paths
 
@@ -83,8 +83,14 @@ def _blocked(path: Path) -> tuple[str, str] | None:
 def write_checked(path: Path, text: str) -> Diagnostic | None:
     """:func:`write_atomic` unless :func:`_blocked` says no; a refusal or a failed write
     (a read-only folder, a full disk) is a diagnostic at ``path``, never a traceback, and
-    leaves the old file as it was."""
-    blocked = _blocked(path)
+    leaves the old file as it was. Nor is a file written that rlkl would refuse to read:
+    over :data:`~rlkl.loader.MAX_BYTES` (RLKL908)."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    blocked = _blocked(path) or (
+        ("RLKL908", f"it would be {size} bytes, over the {MAX_BYTES}-byte limit rlkl reads "
+                    "(a lesson with fewer numbers, or split in two, fits); the old file is "
+                    "unchanged") if size > MAX_BYTES else None
+    )
     if blocked is None:
         try:
             write_atomic(path, text)
