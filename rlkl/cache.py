@@ -34,13 +34,13 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rlkl.atomic import write_atomic
 from rlkl.cache_dir import cache_root
 from rlkl.claims.bindings import FILENAME as BINDINGS_FILE
 from rlkl.claims.fixtures import FILENAME as FIXTURES_FILE
@@ -232,10 +232,7 @@ class Cache:
         }
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump(payload, stream, ensure_ascii=False)
-            os.replace(temporary, self.folder / f"{key.name}.json")
+            write_atomic(self.folder / f"{key.name}.json", json.dumps(payload, ensure_ascii=False))
         except OSError:
             pass  # a cache that cannot be written is only slower
 

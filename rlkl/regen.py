@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from rlkl.atomic import write_atomic
 from rlkl.cache import Cache, Entry, Key
 from rlkl.check import (
     CheckResult,
@@ -38,27 +38,6 @@ from rlkl.pool import file_fingerprint, fingerprint, load_lesson, map_paths
 from rlkl.validate import LessonFile, Walks, discover, validate_paths
 
 MAX_FIX_ROUNDS = 5
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename: never half-written.
-
-    Through a symlink, the link's target is replaced and the link stays a link (the caller
-    has checked that the target lies inside the corpus).
-    """
-    target = path.resolve() if path.is_symlink() else path
-    handle, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        if target.exists():
-            os.chmod(temporary, target.stat().st_mode & 0o777)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _blocked(path: Path) -> tuple[str, str] | None:

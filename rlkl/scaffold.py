@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rlkl.atomic import write_atomic
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document, LoadError, load_json
 from rlkl.models import SLUG_PATTERN
@@ -133,17 +134,6 @@ equations: []
 """
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with temporary.open("w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-
-
 def _indent_of(text: str, offset: int) -> str:
     start = text.rfind("\n", 0, offset) + 1
     return re.match(r"[ \t]*", text[start:offset]).group(0)  # type: ignore[union-attr]
@@ -236,9 +226,9 @@ def new_lesson(content: Path, lesson_id: str, *, title: str | None = None) -> Sc
     lesson_path = folder / "lesson.json"
     bindings_path = folder / "claims.yaml"
     skeleton = lesson_skeleton(lesson_id, name, schema_ref(lesson_path, "lesson"))
-    _write_atomic(lesson_path, json.dumps(skeleton, indent=2, ensure_ascii=False) + "\n")
-    _write_atomic(bindings_path, bindings_stub(lesson_id, schema_ref(bindings_path, "bindings")))
-    _write_atomic(catalog, new_catalog)
+    write_atomic(lesson_path, json.dumps(skeleton, indent=2, ensure_ascii=False) + "\n")
+    write_atomic(bindings_path, bindings_stub(lesson_id, schema_ref(bindings_path, "bindings")))
+    write_atomic(catalog, new_catalog)
     return Scaffold(lesson_path, bindings_path, catalog, change)
 
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from rlkl.atomic import write_atomic
 from rlkl.cache_dir import cache_root
 
 MAX_ENTRIES = 4096
@@ -124,13 +124,11 @@ def store(rhs: str, entry: dict[str, Any]) -> None:
     while len(entries) > MAX_ENTRIES:
         del entries[next(iter(entries))]
     text = json.dumps({"entries": entries}, ensure_ascii=False)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
+        write_atomic(path, text)
         for older in path.parent.glob("latex-*.json"):
             if older != path:
                 older.unlink(missing_ok=True)  # another reader's or sympy's readings
     except OSError:
-        temporary.unlink(missing_ok=True)
+        pass  # a cache that cannot be written is only slower
