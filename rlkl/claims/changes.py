@@ -33,6 +33,7 @@ Record shape (stable; the site relies on it):
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -146,23 +147,45 @@ def _exempt_id(exempt: Exempt) -> str:
     return f"exempt:{exempt.mention.pointer}@{exempt.mention.start}"
 
 
-def _settled(entry: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: _glyphs(v) for k, v in entry.items() if k != "span"}
+def _settled(entry: Mapping[str, Any]) -> str:
+    """What an exempt entry says, as one comparable text: every field but its span, minus
+    glyphs as ``-`` (JSON with sorted keys, so entries are looked up, not scanned)."""
+    return json.dumps({k: _glyphs(v) for k, v in entry.items() if k != "span"}, sort_keys=True)
 
 
-def _same_number(
-    entry: Mapping[str, Any], recorded: list[Any], gone: list[int]
-) -> tuple[int, tuple[str, ...]] | None:
-    """Of the recorded exempt entries no longer written (``gone``), the one of the same number
-    as the fresh ``entry`` (same field, same text) that differs from it in the fewest fields:
-    its index and those fields."""
-    candidates = [
-        (len(changed), i, changed) for i in gone
-        if isinstance(recorded[i], Mapping) and recorded[i].get("pointer") == entry["pointer"]
-        and _glyphs(recorded[i].get("authored")) == _glyphs(entry["authored"])
-        for changed in [tuple(_changed(recorded[i], entry))]
-    ]
-    return min(candidates)[1:] if candidates else None
+def _places(entry: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
+    """Where an exempt entry's number is: (field, number, quote) and (field, number), minus
+    glyphs as ``-``; None for an entry that is not a mapping."""
+    if not isinstance(entry, Mapping):
+        return None
+    number = (entry.get("pointer"), _glyphs(entry.get("authored")))
+    return (*number, _glyphs(entry.get("quote"))), number
+
+
+class _Gone:
+    """The recorded exempt entries no longer written, found by where their number is: first
+    one with the same quote (only the reason changed), else the first in the same field with
+    the same text (the sentence changed around it). Each is taken at most once."""
+
+    def __init__(self, indexes: list[int], recorded: list[Any]) -> None:
+        self.left = dict.fromkeys(indexes)  # in file order
+        self.by: dict[tuple[Any, ...], list[int]] = {}
+        for i in indexes:
+            for place in _places(recorded[i]) or ():
+                self.by.setdefault(place, []).append(i)
+        for found in self.by.values():
+            found.reverse()  # taken from the end: first in file order first
+
+    def take(self, entry: Mapping[str, Any]) -> int | None:
+        for place in _places(entry) or ():
+            found = self.by.get(place, [])
+            while found and found[-1] not in self.left:
+                found.pop()  # taken through its other place
+            if found:
+                index = found.pop()
+                del self.left[index]
+                return index
+        return None
 
 
 def _exempts(
@@ -172,26 +195,24 @@ def _exempts(
 
     A stale number recorded in the same field with the same text is that number with a new
     quote or reason: one change naming the fields, not a stale one and an orphaned one."""
-    exact = [e for e in recorded if isinstance(e, Mapping)]
-    kept = [_settled(e) for e in exact]
-    settled_fresh = [_settled(e) for e in fresh]
-    gone = [i for i, entry in enumerate(recorded)
-            if not isinstance(entry, Mapping) or _settled(entry) not in settled_fresh]
+    exact = {json.dumps(e, sort_keys=True) for e in recorded if isinstance(e, Mapping)}
+    kept = {_settled(e) for e in recorded if isinstance(e, Mapping)}
+    settled_fresh = {_settled(e) for e in fresh}
+    gone = _Gone([i for i, entry in enumerate(recorded)
+                  if not isinstance(entry, Mapping) or _settled(entry) not in settled_fresh],
+                 recorded)
     in_order = sorted(claims.exempt, key=lambda e: e.mention.key)  # as build() wrote them
     changes = []
     for exempt, entry in zip(in_order, fresh, strict=True):
         if _settled(entry) in kept:
             changes.append(Change(Status.VERIFIED, "exempt", _exempt_id(exempt), exempt=exempt,
-                                  current=entry in exact))
+                                  current=json.dumps(entry, sort_keys=True) in exact))
             continue
-        same = _same_number(entry, recorded, gone)
-        fields: tuple[str, ...] = ()
-        if same is not None:
-            gone.remove(same[0])
-            fields = same[1]
+        same = gone.take(entry)
+        fields = () if same is None else tuple(_changed(recorded[same], entry))
         changes.append(Change(Status.STALE, "exempt", _exempt_id(exempt), exempt=exempt,
                               fields=fields))
-    for index in gone:
+    for index in gone.left:
         entry = recorded[index]
         authored = entry.get("authored") if isinstance(entry, Mapping) else None
         changes.append(
