@@ -23,15 +23,18 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Any
 
-# A run of 25 or more characters a number is written with (digits, ".", "e", signs, "%").
-_LONG_NUMBER = re.compile(r"\d[\d.eE%+\-\u2212]{24,}")
+# A run of 100 or more characters a number is written with (digits and superscript digits,
+# ".", "e", signs, "%"), from a digit. Shorter runs are shown whole: a long decimal or a sum
+# such as 0.1+0.2+0.3 may be the very point of a message.
+_SUPERSCRIPTS = "\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u207b"
+_LONG_NUMBER = re.compile(rf"[\d{_SUPERSCRIPTS}][\d{_SUPERSCRIPTS}.eE%+\-\u2212]{{99,}}")
 
 
 def brief(message: str) -> str:
-    """``message`` with every long number (a run of 25 or more digits, ``.``, ``e``, signs
-    or ``%``, from a digit) shown by its first and last ten characters and its length, so a
-    message never holds a lesson's run of 500,000 digits. What is recorded (fixtures, the
-    JSON report's other fields) keeps the text as written."""
+    """``message`` with every run of 100 or more number characters (see ``_LONG_NUMBER``)
+    shown by its first and last ten characters and its length, so a message never holds a
+    lesson's run of 500,000 digits. What is recorded (fixtures, the JSON report's other
+    fields, ``rlkl claims --format json``) keeps the text as written."""
     return _LONG_NUMBER.sub(
         lambda m: f"{m[0][:10]}…{m[0][-10:]} ({len(m[0]):,} characters)", message
     )

@@ -224,7 +224,7 @@ class ClaimItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ClaimFailure):
-            return brief(str(excinfo.value))
+            return str(excinfo.value)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
@@ -232,7 +232,7 @@ class ClaimItem(pytest.Item):
 
 
 def _failed(verdict: Verdict) -> str:
-    return (
+    return brief(
         f"prose says {verdict.mention.text} ({describe(verdict.mention.decimals)}) "
         f'in "{verdict.quote}" at {verdict.mention.pointer}\n'
         f"expected (computed): {verdict.expression} -> {verdict.computed}\n"
@@ -245,14 +245,14 @@ def _explain(change: Change, verdict: Verdict, recorded: dict[str, Any]) -> str:
     if change.status is Status.FAILED:
         return _failed(verdict)
     if change.status is Status.STALE:
-        return (
+        return brief(
             f"stale fixture ({', '.join(change.fields)} changed): recorded "
             f"{recorded.get('authored')!r} in {recorded.get('quote')!r}, the lesson now says "
             f"{verdict.mention.text!r} in {verdict.quote!r}; run `rlkl regen` or "
             "`pytest --rlkl-update`"
         )
     found = message(change)
-    return found[1] if found else change.status.value
+    return brief(found[1]) if found else change.status.value
 
 
 class LessonItem(ClaimItem):

@@ -24,7 +24,7 @@ from rlkl.cli.options import (
     require_lessons,
     use_color,
 )
-from rlkl.diagnostics import Severity
+from rlkl.diagnostics import Severity, brief
 from rlkl.render import Format, one_line, render
 
 
@@ -160,7 +160,7 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
             (
                 f"{r.file}:{r.line}:{r.column}",
                 r.pointer,
-                r.text,
+                brief(r.text),  # a run of 500,000 digits would pad every row
                 r.status,
                 r.role + (f" ({r.reason})" if r.reason else ""),
             )

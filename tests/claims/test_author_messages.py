@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
 from rlkl.claims import slots
 from rlkl.claims.bindings import Template
 from rlkl.claims.records import Located
+from rlkl.cli import main
+from rlkl.diagnostics import brief
 from rlkl.regen import regen_paths
 from tests.claims.helpers import SEED, Workspace
 
@@ -152,3 +157,29 @@ def test_a_long_number_is_kept_as_written_where_it_is_recorded(tmp_path: Path) -
     regen_paths([space.root / SEED])
     recorded = space.read(name="fixtures.json")
     assert long in recorded and "…" not in recorded
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "rates 0.1+0.2+0.3+0.4+0.5+0.6+0.7 add up",  # the numbers a message is about
+        "ratio is 1.3999999900000009111821580, not 1.4",
+        "run `rlkl regen content/2023-2024-2025-2026-2027-review`",  # a slug, a command
+    ],
+)
+def test_a_message_keeps_numbers_and_names_under_100_characters(kept: str) -> None:
+    assert brief(kept) == kept
+
+
+def test_a_message_shortens_long_runs_of_any_digits() -> None:
+    assert brief("the number " + "²" * 500) == "the number ²²²²²²²²²²…²²²²²²²²²² (500 characters)"
+    assert brief(brief("x " + "1" * 100)) == "x 1111111111…1111111111 (100 characters)"
+
+
+def test_the_claims_table_is_not_padded_to_a_long_number(tmp_path: Path) -> None:
+    """Every row of ``rlkl claims`` was padded to the widest number: 3,000 characters each."""
+    space = Workspace.copy(tmp_path)
+    space.edit(TRADEOFF, TRADEOFF + " Seed " + "7" * 3000 + ".")
+    result = CliRunner().invoke(main, ["claims", str(space.root / SEED)])
+    assert "7777777777…7777777777 (3,000 characters)" in result.output
+    assert max(map(len, result.output.splitlines())) < 400
