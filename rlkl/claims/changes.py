@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -196,15 +197,28 @@ def _exempts(
     A stale number recorded in the same field with the same text is that number with a new
     quote or reason: one change naming the fields, not a stale one and an orphaned one."""
     exact = {json.dumps(e, sort_keys=True) for e in recorded if isinstance(e, Mapping)}
-    kept = {_settled(e) for e in recorded if isinstance(e, Mapping)}
-    settled_fresh = {_settled(e) for e in fresh}
-    gone = _Gone([i for i, entry in enumerate(recorded)
-                  if not isinstance(entry, Mapping) or _settled(entry) not in settled_fresh],
-                 recorded)
+    # a multiset: each record stands for one number (the same sentence written twice is
+    # recorded twice, and a record more or fewer is a change)
+    texts = [_settled(e) if isinstance(e, Mapping) else None for e in recorded]
+    written = Counter(t for t in texts if t is not None)
+    unmatched = written.copy()
+    matched = []
+    for entry in fresh:
+        said = _settled(entry)
+        matched.append(unmatched[said] > 0)
+        unmatched[said] -= matched[-1]
+    kept = written - unmatched  # how many copies of each record were matched: the first ones
+    gone_indexes = []
+    for i, text in enumerate(texts):
+        if text is not None and kept[text] > 0:
+            kept[text] -= 1
+        else:
+            gone_indexes.append(i)
+    gone = _Gone(gone_indexes, recorded)
     in_order = sorted(claims.exempt, key=lambda e: e.mention.key)  # as build() wrote them
     changes = []
-    for exempt, entry in zip(in_order, fresh, strict=True):
-        if _settled(entry) in kept:
+    for exempt, entry, ok in zip(in_order, fresh, matched, strict=True):
+        if ok:
             changes.append(Change(Status.VERIFIED, "exempt", _exempt_id(exempt), exempt=exempt,
                                   current=json.dumps(entry, sort_keys=True) in exact))
             continue

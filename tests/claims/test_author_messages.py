@@ -183,3 +183,22 @@ def test_the_claims_table_is_not_padded_to_a_long_number(tmp_path: Path) -> None
     result = CliRunner().invoke(main, ["claims", str(space.root / SEED)])
     assert "7777777777…7777777777 (3,000 characters)" in result.output
     assert max(map(len, result.output.splitlines())) < 400
+
+
+SPEC = "The executable decoder has 423 parameters;"
+
+
+def test_each_record_stands_for_one_exempt_number(tmp_path: Path) -> None:
+    """The same sentence written twice is two exempt numbers and two records: a second copy
+    is new, and a record left over once it is gone is orphaned (the records were compared as
+    a set, so both passed and regen kept a dead record forever)."""
+    space = Workspace.copy(tmp_path)
+    space.edit(SPEC, SPEC + " The executable decoder has 423 parameters;")
+    assert [d.code for d in space.check().diagnostics] == ["RLKL502"]
+    regen_paths([space.root / SEED])
+    assert space.read(name="fixtures.json").count('"authored": "423"') == 2
+    space.edit(SPEC + " The executable decoder has 423 parameters;", SPEC)
+    assert [d.code for d in space.check().diagnostics] == ["RLKL503"]
+    regen_paths([space.root / SEED])
+    assert space.read(name="fixtures.json").count('"authored": "423"') == 1
+    assert space.check().diagnostics == []
