@@ -89,7 +89,7 @@ class RegenReport:
     unchanged: list[Path] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)
     fixed: dict[Path, int] = field(default_factory=dict)  # lesson -> numbers rewritten
-    not_fixed: dict[Path, str] = field(default_factory=dict)  # lesson -> why --fix left it
+    not_fixed: dict[Path, str] = field(default_factory=dict)  # lesson -> why regen left it
     refused: list[Diagnostic] = field(default_factory=list)  # writes outside the corpus (RLKL902)
     # lesson -> its changes against the committed fixtures before regen wrote (what it acted
     # on); a lesson the check cache answered (nothing to do) has no entry: it was not worked on
@@ -325,6 +325,8 @@ def _regen(
         return Entry((), 0, 0, 0)
     if fix and ambiguity(run):
         report.not_fixed[run.file.path] = ambiguity(run)
+    elif run.bindings_broken:  # its claims are unknown: fixtures written now would lose them
+        report.not_fixed[run.file.path] = "its claims.yaml has errors, so its fixtures are kept"
     elif run.file.path in shared:
         report.refused.append(_shared(run))
     else:

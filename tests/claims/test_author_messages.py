@@ -202,3 +202,16 @@ def test_each_record_stands_for_one_exempt_number(tmp_path: Path) -> None:
     regen_paths([space.root / SEED])
     assert space.read(name="fixtures.json").count('"authored": "423"') == 1
     assert space.check().diagnostics == []
+
+
+def test_regen_keeps_the_fixtures_of_a_lesson_whose_bindings_are_broken(tmp_path: Path) -> None:
+    """With claims.yaml in error its claims are unknown: regen wrote fixtures without them
+    (23 of 29 claims and the exemption gone); now it says so and leaves the file."""
+    space = Workspace.copy(tmp_path)
+    before = space.read(name="fixtures.json")
+    space.edit("reason: \"Size of the upstream lab's decoder; rlkl.core has no decoder to "
+               "recompute it from.\"", 'reason: "short"', name="claims.yaml")
+    report, result = regen_paths([space.root / SEED])
+    assert space.read(name="fixtures.json") == before
+    assert "claims.yaml has errors" in report.not_fixed[space.path()]
+    assert "RLKL601" in [d.code for d in result.diagnostics]
