@@ -157,10 +157,42 @@ def compare_fixtures(run: LessonRun) -> tuple[tuple[Change, ...], list[Diagnosti
     changes = compare(run.claims, run.fixture, data)
     rooted = any(d.severity is Severity.ERROR for d in run.problems)
     consequences = [c for c in changes if rooted and _consequence(c)]
-    located = [_locate(run, committed, c) for c in changes if c not in consequences]
+    alike = _alike_exempts(changes)
+    grouped = {id(c) for group in alike for c in group}
+    located = [_locate(run, committed, c) for c in changes
+               if c not in consequences and id(c) not in grouped]
     if consequences:
         located.append(_summary(run, consequences))
+    located += [_exempt_summary(run, group) for group in alike]
     return changes, [d for d in located if d is not None]
+
+
+SUMMED_UP = 3
+"""More exempt numbers than this changed alike (same fields, same reason) are one line."""
+
+
+def _alike_exempts(changes: Sequence[Change]) -> list[list[Change]]:
+    """Exempt numbers whose records changed in the same fields under the same reason (one
+    edit to an exemption): the groups of more than :data:`SUMMED_UP`, in lesson order."""
+    groups: dict[tuple[tuple[str, ...], str], list[Change]] = {}
+    for change in changes:
+        if change.subject == "exempt" and change.status is Status.STALE and change.fields:
+            assert change.exempt is not None
+            groups.setdefault((change.fields, change.exempt.reason), []).append(change)
+    return [group for group in groups.values() if len(group) > SUMMED_UP]
+
+
+def _exempt_summary(run: LessonRun, group: list[Change]) -> Diagnostic:
+    """One line for many exempt numbers whose records one edit changed, at the first."""
+    first = group[0].exempt
+    assert first is not None
+    line, column = locate(run.document, first.mention)
+    return Diagnostic(
+        run.document.display, line, column, first.mention.pointer, "RLKL502",
+        f"stale fixtures: {len(group):,} exempt numbers changed ({', '.join(group[0].fields)}), "
+        f"this one ({first.mention.text}) and {len(group) - 1:,} more with the reason "
+        f"{first.reason!r}; review them, then run `rlkl regen`",
+    )
 
 
 def _consequence(change: Change) -> bool:

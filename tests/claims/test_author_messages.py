@@ -215,3 +215,21 @@ def test_regen_keeps_the_fixtures_of_a_lesson_whose_bindings_are_broken(tmp_path
     assert space.read(name="fixtures.json") == before
     assert "claims.yaml has errors" in report.not_fixed[space.path()]
     assert "RLKL601" in [d.code for d in result.diagnostics]
+
+
+@pytest.mark.parametrize(("numbers", "lines"), [(3, 3), (5, 1)])
+def test_one_edit_to_an_exemption_is_one_line(tmp_path: Path, numbers: int, lines: int) -> None:
+    """A new reason for an exemption that covers many numbers changes every record: one
+    RLKL502 says so (it was one line per number: 4,000 lines for a table of counts)."""
+    space = Workspace.copy(tmp_path)
+    space.edit(TRADEOFF, TRADEOFF + " Counts:" + " x 1" * numbers + ".")
+    bindings = space.read(name="claims.yaml") + (
+        '  - in: /tradeoff\n    says: "x {n}"\n    reason: "a table of counts, no quantity"\n'
+    )
+    space.path(name="claims.yaml").write_text(bindings, encoding="utf-8")
+    regen_paths([space.root / SEED])
+    space.edit("no quantity", "not a quantity", name="claims.yaml")
+    found = [d.message for d in space.check().diagnostics]
+    assert len(found) == lines and all(m.startswith("stale fixtures: ") for m in found)
+    if lines == 1:
+        assert found[0].startswith(f"stale fixtures: {numbers} exempt numbers changed (reason)")
