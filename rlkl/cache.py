@@ -232,7 +232,8 @@ class Cache:
         }
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.folder / f"{key.name}.json", json.dumps(payload, ensure_ascii=False))
+            write_atomic(self.folder / f"{key.name}.json", json.dumps(payload, ensure_ascii=False),
+                         through_links=False)
         except OSError:
             pass  # a cache that cannot be written is only slower
 

@@ -211,6 +211,11 @@ class ClaimItem(pytest.Item):
         verdict = checked.verdicts.get(self.name)
         change = checked.changes.get(self.name)
         if verdict is None or change is None:
+            if verdict is None and any(run.bindings_broken for run in checked.result.lessons):
+                raise ClaimFailure(
+                    f"claim {self.name} is not checked: the lesson's claims.yaml has errors "
+                    "(its lesson item says which); fix them first"
+                )
             if verdict is None:
                 raise ClaimFailure(
                     f"claim {self.name} is no longer in the lesson (orphaned fixture); "
@@ -307,3 +312,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 f"rlkl: {len(report.updated)} fixtures updated, "
                 f"{len(report.unchanged)} unchanged, {len(report.removed)} removed"
             )
+            for lesson, why in sorted(report.not_fixed.items()):
+                reporter.write_line(f"rlkl: not updated: {display_path(lesson)}: {why}")
+            for refused in report.refused:
+                reporter.write_line(f"rlkl: {refused.file}:{refused.line}:{refused.column} "
+                                    f"{refused.code} {refused.message}")

@@ -107,10 +107,16 @@ class RegenReport:
             self.fixed[lesson] = self.fixed.get(lesson, 0) + count
 
 
+def _bindings_in_error(run: LessonRun) -> bool:
+    """Whether the lesson's ``claims.yaml`` has errors (it did not load, or an RLKL6xx): its
+    claims are not known then, so regen neither fixes its prose nor rewrites its fixtures."""
+    return run.bindings_broken or any(d.code.startswith("RLKL6") for d in run.problems)
+
+
 def _unfixable(run: LessonRun) -> str:
     """Why ``--fix`` must not touch a lesson ("" when it may): never guess between inputs."""
     codes = {d.code for d in run.problems}
-    if run.bindings_broken or any(c.startswith("RLKL6") for c in codes):
+    if _bindings_in_error(run):
         return "its claims.yaml has errors"
     ambiguous = ambiguity(run)
     if ambiguous:
@@ -325,7 +331,7 @@ def _regen(
         return Entry((), 0, 0, 0)
     if fix and ambiguity(run):
         report.not_fixed[run.file.path] = ambiguity(run)
-    elif run.bindings_broken:  # its claims are unknown: fixtures written now would lose them
+    elif _bindings_in_error(run):  # claims unknown: fixtures written now would lose them
         report.not_fixed[run.file.path] = "its claims.yaml has errors, so its fixtures are kept"
     elif run.file.path in shared:
         report.refused.append(_shared(run))

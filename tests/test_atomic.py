@@ -63,3 +63,19 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> 
         write_atomic(path, "half \ud800 written")  # a lone surrogate cannot be UTF-8
     assert path.read_text(encoding="utf-8") == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fixtures.json"]
+
+
+def test_a_cache_replaces_its_own_symlink_not_what_it_points_to(tmp_path: Path) -> None:
+    """A cache file planted as a symlink to another file is replaced itself (the other file
+    was overwritten with the cache's JSON), and a symlink loop is an OSError the caches
+    skip, not a crash."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    entry = tmp_path / "entry.json"
+    entry.symlink_to(victim)
+    write_atomic(entry, "{}", through_links=False)
+    assert not entry.is_symlink() and victim.read_text(encoding="utf-8") == "precious"
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    with pytest.raises(OSError):
+        write_atomic(loop, "{}")

@@ -163,12 +163,15 @@ def _places(entry: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
     return (*number, _glyphs(entry.get("quote"))), number
 
 
+_LOOKED_AT = 8  # records of one number compared with a changed one: bounded, so linear
+
+
 class _Gone:
-    """The recorded exempt entries no longer written, found by where their number is: first
-    one with the same quote (only the reason changed), else the first in the same field with
-    the same text (the sentence changed around it). Each is taken at most once."""
+    """The recorded exempt entries no longer written, found by where their number is (see
+    :func:`_places`). Each is taken at most once."""
 
     def __init__(self, indexes: list[int], recorded: list[Any]) -> None:
+        self.recorded = recorded
         self.left = dict.fromkeys(indexes)  # in file order
         self.by: dict[tuple[Any, ...], list[int]] = {}
         for i in indexes:
@@ -177,16 +180,36 @@ class _Gone:
         for found in self.by.values():
             found.reverse()  # taken from the end: first in file order first
 
-    def take(self, entry: Mapping[str, Any]) -> int | None:
-        for place in _places(entry) or ():
-            found = self.by.get(place, [])
-            while found and found[-1] not in self.left:
-                found.pop()  # taken through its other place
-            if found:
-                index = found.pop()
-                del self.left[index]
-                return index
-        return None
+    def take(self, place: tuple[Any, ...], entry: Mapping[str, Any]) -> int | None:
+        """Of the first :data:`_LOOKED_AT` records left at ``place``, the one that differs
+        from ``entry`` in the fewest fields (then the first in file order), taken; None if
+        there is none."""
+        found = self.by.get(place, [])
+        while found and found[-1] not in self.left:
+            found.pop()  # taken through its other place
+        window = [i for i in found[-_LOOKED_AT:] if i in self.left]
+        if not window:
+            return None
+        index = min(window, key=lambda i: (len(_changed(self.recorded[i], entry)), i))
+        found.remove(index)
+        del self.left[index]
+        return index
+
+
+def _pair(fresh: list[dict[str, Any]], stale: list[int], gone: _Gone) -> dict[int, int]:
+    """Fresh stale entry -> the record of the same number: first every one whose quote is
+    recorded as it is (only its reason changed), then the rest by field and number alone (its
+    sentence changed around it), so that no record is taken by a number not its own."""
+    pairs: dict[int, int] = {}
+    for which in (0, 1):
+        for i in stale:
+            places = _places(fresh[i])
+            if i in pairs or places is None:
+                continue
+            found = gone.take(places[which], fresh[i])
+            if found is not None:
+                pairs[i] = found
+    return pairs
 
 
 def _exempts(
@@ -215,14 +238,15 @@ def _exempts(
         else:
             gone_indexes.append(i)
     gone = _Gone(gone_indexes, recorded)
+    pairs = _pair(fresh, [i for i, ok in enumerate(matched) if not ok], gone)
     in_order = sorted(claims.exempt, key=lambda e: e.mention.key)  # as build() wrote them
     changes = []
-    for exempt, entry, ok in zip(in_order, fresh, matched, strict=True):
+    for i, (exempt, entry, ok) in enumerate(zip(in_order, fresh, matched, strict=True)):
         if ok:
             changes.append(Change(Status.VERIFIED, "exempt", _exempt_id(exempt), exempt=exempt,
                                   current=json.dumps(entry, sort_keys=True) in exact))
             continue
-        same = gone.take(entry)
+        same = pairs.get(i)
         fields = () if same is None else tuple(_changed(recorded[same], entry))
         changes.append(Change(Status.STALE, "exempt", _exempt_id(exempt), exempt=exempt,
                               fields=fields))

@@ -126,7 +126,7 @@ def store(rhs: str, entry: dict[str, Any]) -> None:
     text = json.dumps({"entries": entries}, ensure_ascii=False)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, text)
+        write_atomic(path, text, through_links=False)
         for older in path.parent.glob("latex-*.json"):
             if older != path:
                 older.unlink(missing_ok=True)  # another reader's or sympy's readings

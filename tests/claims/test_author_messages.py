@@ -233,3 +233,33 @@ def test_one_edit_to_an_exemption_is_one_line(tmp_path: Path, numbers: int, line
     assert len(found) == lines and all(m.startswith("stale fixtures: ") for m in found)
     if lines == 1:
         assert found[0].startswith(f"stale fixtures: {numbers} exempt numbers changed (reason)")
+
+
+def test_a_reworded_exemption_is_paired_with_its_own_record(tmp_path: Path) -> None:
+    """The first sentence goes, the second is reworded around its 0.5: the second is
+    "changed (quote)", and the orphan is the first's record (the first record with that
+    number was taken: "changed (quote, reason)" and the survivor's record orphaned)."""
+    space = Workspace.copy(tmp_path)
+    _exempt_twice(space)
+    space.edit(" First 0.5 here. Second 0.5 there.", " Second 0.5 over there.")
+    space.edit('  - in: /tradeoff\n    says: "First {x} here"\n'
+               '    reason: "the first example number"\n', "", name="claims.yaml")
+    space.edit('"Second {x} there"', '"Second {x} over there"', name="claims.yaml")
+    found = sorted((d.code, d.pointer, d.message.split(";")[0])
+                   for d in space.check().diagnostics)
+    assert found == [
+        ("RLKL502", "/tradeoff", "stale fixtures: exempt number 0.5 changed (quote)"),
+        ("RLKL503", "/exempt/1", "orphaned fixture: exempt number 0.5 is no longer in the lesson"),
+    ]
+
+
+def test_regen_keeps_the_fixtures_when_claims_yaml_has_semantic_errors(tmp_path: Path) -> None:
+    """Another lesson's claims.yaml loads but names none of this lesson's sentences (RLKL609,
+    RLKL607...): the fixtures are kept, as --fix keeps the prose (29 claims became 6)."""
+    space = Workspace.copy(tmp_path, SEED, "adaptive-kl-controllers")
+    before = space.read(name="fixtures.json")
+    other = space.read("adaptive-kl-controllers", "claims.yaml")
+    space.path(name="claims.yaml").write_text(other, encoding="utf-8")
+    report, _ = regen_paths([space.root / SEED])
+    assert space.read(name="fixtures.json") == before
+    assert "claims.yaml has errors" in report.not_fixed[space.path()]

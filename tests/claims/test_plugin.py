@@ -99,3 +99,21 @@ def test_lesson_item_reports_unaccounted_numbers(corpus: pytest.Pytester) -> Non
     result = corpus.runpytest("content", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1, passed=len(_claims()))
     result.stdout.fnmatch_lines(["*/description RLKL410 the number 3*"])
+
+
+def test_a_broken_claims_yaml_is_said_once_and_update_says_what_it_kept(
+    corpus: pytest.Pytester,
+) -> None:
+    """Each claim item names the cause (it said "no longer in the lesson; run rlkl regen",
+    which writes nothing for such a lesson), and --rlkl-update says it kept the fixtures."""
+    bindings = corpus.path / "content" / SEED / "claims.yaml"
+    text = bindings.read_text(encoding="utf-8")
+    bindings.write_text(text.replace(
+        "reason: \"Size of the upstream lab's decoder; rlkl.core has no decoder to recompute "
+        "it from.\"", 'reason: "short"'), encoding="utf-8")
+    result = corpus.runpytest("content", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=len(_claims()) + 1)
+    result.stdout.fnmatch_lines(["*is not checked: the lesson's claims.yaml has errors*"])
+    assert "orphaned fixture" not in result.stdout.str()
+    result = corpus.runpytest("content", "--rlkl-update", "-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(["rlkl: not updated: *lesson.json: its claims.yaml has errors*"])
