@@ -23,11 +23,13 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Any
 
+# superscript digits and "⁻": rlkl.claims.scanner.SUPERSCRIPTS, written out (this module
+# sits below rlkl.claims and imports none of it)
+_SUPERSCRIPT_MARKS = "\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u207b"
 # A run of 100 or more characters a number is written with (digits and superscript digits,
 # ".", "e", signs, "%"), from a digit. Shorter runs are shown whole: a long decimal or a sum
 # such as 0.1+0.2+0.3 may be the very point of a message.
-_SUPERSCRIPTS = "\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u207b"
-_LONG_NUMBER = re.compile(rf"[\d{_SUPERSCRIPTS}][\d{_SUPERSCRIPTS}.eE%+\-\u2212]{{99,}}")
+_LONG_NUMBER = re.compile(rf"[\d{_SUPERSCRIPT_MARKS}][\d{_SUPERSCRIPT_MARKS}.eE%+\-\u2212]{{99,}}")
 
 
 def brief(message: str) -> str:

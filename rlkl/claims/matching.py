@@ -24,7 +24,7 @@ import parse
 
 from rlkl.claims import expr, slots, template_search
 from rlkl.claims.functions import CONSTANTS, FUNCTIONS, KEYWORDS
-from rlkl.claims.scanner import Mention
+from rlkl.claims.scanner import SUPERSCRIPTS, Mention
 from rlkl.resources import accelerated
 
 # One number as a slot matches it: a sign (ASCII, U+2212 or a dash look-alike), digits, an
@@ -100,7 +100,7 @@ _SLOT_PATTERNS = {
     "list": re.compile(_LIST, re.DOTALL),
     "unit": re.compile(_UNIT, re.DOTALL),
 }
-_DIGIT = re.compile(r"[\d\u00b2\u00b3\u00b9\u2070\u2074-\u2079]")  # what a shorter number ends with
+_DIGIT = re.compile(rf"[\d{SUPERSCRIPTS}]")  # what a shorter number ends with
 
 
 def _number_ends(text: str, at: int, following: str) -> Iterator[int]:
@@ -148,7 +148,7 @@ def _unit_ends(text: str, at: int, following: str) -> Iterator[int]:
 
 
 _SLOT_ENDS = {"number": _number_ends, "list": _list_ends, "unit": _unit_ends}
-_DIGITS = re.compile(r"\d+|[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]+")  # a run of one kind
+_DIGITS = re.compile(rf"\d+|[{SUPERSCRIPTS}]+")  # a run of one kind
 
 
 def _number_retry(text: str, at: int) -> int:

@@ -45,16 +45,16 @@ _NUMBER_BODY = (
 )
 _NUMBER = re.compile(r"(?=[+\-\u2212\u2010-\u2013\ufe63\uff0d.\d])" + _NUMBER_BODY)
 _FRACTIONS = "\u00bc-\u00be\u2150-\u215e\u221e"  # ¼ ½ ¾, ⅐ … ⅞, and ∞
-_SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074-\u2079"
-_SYMBOL = re.compile(rf"[{_FRACTIONS}]|\u207b?[{_SUPERSCRIPTS}]+")
+SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074-\u2079"  # the superscript digits, a class
+_SYMBOL = re.compile(rf"[{_FRACTIONS}]|\u207b?[{SUPERSCRIPTS}]+")
 _SUPERSCRIPT = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )
 _WORD = re.compile(r"[A-Za-z_]")
 # One character class each, searched at C speed: a text without a digit or a symbol has no
 # mention, and only a text with a symbol is searched for symbols.
-_SYMBOL_CHAR = re.compile(rf"[{_FRACTIONS}{_SUPERSCRIPTS}]")
-_ANY_NUMBER = re.compile(rf"[\d{_FRACTIONS}{_SUPERSCRIPTS}]")
+_SYMBOL_CHAR = re.compile(rf"[{_FRACTIONS}{SUPERSCRIPTS}]")
+_ANY_NUMBER = re.compile(rf"[\d{_FRACTIONS}{SUPERSCRIPTS}]")
 
 
 @dataclass(frozen=True)
