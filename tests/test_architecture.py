@@ -1,4 +1,5 @@
-"""The import graph: no cycles in rlkl/, and no claim stage imports a stage above it."""
+"""The import graph: no cycles in rlkl/, no claim stage imports a stage above it, and no
+function of the claim engine is longer than a screen."""
 
 from __future__ import annotations
 
@@ -82,3 +83,19 @@ def test_a_claim_stage_imports_only_stages_below_it(module: str) -> None:
 def test_every_claims_module_has_a_layer() -> None:
     names = {p.stem for p in (RLKL / "claims").glob("*.py")}
     assert names == set().union(*LAYERS)
+
+
+LONGEST = 60
+"""Issue 9: no function of the claim engine is longer than a screen (~60 lines)."""
+
+
+def test_no_function_in_the_claim_engine_is_longer_than_a_screen() -> None:
+    long = [
+        f"{path.name}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for path in sorted((RLKL / "claims").glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > LONGEST
+    ]
+    assert not long, "split these functions: " + "; ".join(long)
