@@ -72,7 +72,7 @@ def code_fingerprint() -> str:
     root = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for path in sorted([*root.rglob("*.py"), *root.parent.glob("schema/*.json")]):
-        digest.update(path.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(os.fsencode(path.as_posix()) + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -92,7 +92,8 @@ def _identity(lesson: Path, display: str, core_version: str) -> hashlib._Hash:
     digest = hashlib.sha256()
     reader = reader_versions() or "no equation reader"
     for part in (_FORMAT, core_version, code_fingerprint(), reader, display, str(lesson)):
-        digest.update(part.encode("utf-8") + b"\0")
+        # a path undecodable in this locale keeps its bytes as surrogates (os.fsdecode)
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     return digest
 
 
@@ -232,8 +233,8 @@ class Cache:
         }
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.folder / f"{key.name}.json", json.dumps(payload, ensure_ascii=False),
-                         through_links=False)
+            # ASCII: a path undecodable in this locale (surrogates) is kept as \udcxx escapes
+            write_atomic(self.folder / f"{key.name}.json", json.dumps(payload), through_links=False)
         except OSError:
             pass  # a cache that cannot be written is only slower
 

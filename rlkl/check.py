@@ -9,11 +9,11 @@ diagnostics; a stage that raises on one lesson is reported there (RLKL901).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from rlkl import pool
 from rlkl.cache import Cache, Entry, Key
@@ -140,7 +140,16 @@ def _locate(run: LessonRun, committed: Document | None, change: Change) -> Diagn
     return committed.diagnostic(f"/{where}/{change.index}", code, text)
 
 
-def compare_fixtures(run: LessonRun) -> tuple[tuple[Change, ...], list[Diagnostic]]:
+class Compared(NamedTuple):
+    """A lesson against its committed fixtures: the changes, their diagnostics, and the
+    committed document as read (None when there is none or it is not a valid record)."""
+
+    changes: tuple[Change, ...]
+    problems: list[Diagnostic]
+    recorded: Mapping[str, Any] | None = None
+
+
+def compare_fixtures(run: LessonRun) -> Compared:
     """The lesson's changes against its committed fixtures, and their diagnostics.
 
     Whatever sits at ``fixtures.json`` is read (a folder or FIFO is RLKL112, not "missing"),
@@ -152,7 +161,7 @@ def compare_fixtures(run: LessonRun) -> tuple[tuple[Change, ...], list[Diagnosti
         if committed is not None and not problems:
             problems = fixtures.ownership(committed, run.claims.lesson_id)
         if problems:
-            return (), problems
+            return Compared((), problems)
     data = committed.data if committed is not None else None
     changes = compare(run.claims, run.fixture, data)
     rooted = any(d.severity is Severity.ERROR for d in run.problems)
@@ -164,7 +173,7 @@ def compare_fixtures(run: LessonRun) -> tuple[tuple[Change, ...], list[Diagnosti
     if consequences:
         located.append(_summary(run, consequences))
     located += [_exempt_summary(run, group) for group in alike]
-    return changes, [d for d in located if d is not None]
+    return Compared(changes, [d for d in located if d is not None], data)
 
 
 SUMMED_UP = 3
@@ -370,7 +379,7 @@ def check_lesson(
     try:
         run = _run_lesson(file)
         if run is not None and freshness and not run.bindings_broken:
-            run.changes, found = compare_fixtures(run)
+            run.changes, found, _ = compare_fixtures(run)
             run.problems.extend(found)
     except Exception as error:  # any stage failure is reported at its lesson
         return None, internal_error(file.path, error)

@@ -242,7 +242,8 @@ def _fix_rounds(
 
 def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -> None:
     """Write, keep or remove one lesson's fixtures, as :func:`rlkl.claims.changes.compare`
-    says (only entries that are not current are news)."""
+    says (only entries that are not current are news; numbers recorded the same are kept,
+    :func:`rlkl.claims.fixtures.written`)."""
     refusal = _refusal(run, corpus_root(run.file.path, paths))
     if refusal is not None:
         report.refused.append(refusal)
@@ -259,12 +260,12 @@ def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -
                     f"regen could not remove these fixtures ({error.strerror}); the lesson "
                     "has no claims left"))
         return
-    changes, problems = compare_fixtures(run) if os.path.lexists(path) else ((), [])
+    changes, problems, recorded = compare_fixtures(run) if os.path.lexists(path) else ((), [], None)
     report.changes[run.file.path] = changes
     if path.is_file() and not problems and up_to_date(changes):
         report.unchanged.append(path)
         return
-    refused = write_checked(path, fixtures.dumps(run.fixture))
+    refused = write_checked(path, fixtures.dumps(fixtures.written(run.fixture, recorded)))
     if refused is None:
         report.updated.append(path)
     else:
@@ -339,7 +340,7 @@ def _regen(
         _write_fixture(run, asked, report)
     # the lesson as regen saw it: only its fixtures are new, so it is compared with them again
     if not run.bindings_broken:
-        run.changes, found = compare_fixtures(run)
+        run.changes, found, _ = compare_fixtures(run)
         run.problems.extend(found)
     return lesson_entry(run)
 

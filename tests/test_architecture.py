@@ -12,7 +12,8 @@ RLKL = Path(__file__).resolve().parents[1] / "rlkl"
 
 # rlkl.claims, bottom to top: a module may import only modules of lower layers.
 LAYERS = [
-    {"scanner", "slots", "fields", "functions", "yaml_source", "latex_cache", "template_search"},
+    {"scanner", "slots", "fields", "functions", "yaml_source", "latex_cache", "template_search",
+     "recorded"},
     {"expr", "precision", "records", "source", "latex"},
     {"bindings", "matching"},
     {"judge", "bind"},

@@ -9,8 +9,9 @@ outcomes) and the site (verified badges) — so they cannot disagree.
 Record shape (stable; the site relies on it):
 
 ``status``
-    ``verified`` the claim holds and its fixture says so (up to float noise and minus
-    glyphs); ``failed`` the prose number is wrong (the verdict says why); ``new`` no fixture
+    ``verified`` the claim holds and its fixture says so (numbers up to float noise, as
+    :mod:`rlkl.claims.recorded` defines it for every recorded value, and minus glyphs);
+    ``failed`` the prose number is wrong (the verdict says why); ``new`` no fixture
     records the claim yet; ``stale`` the fixture records it with different text, inputs or
     expression (``fields`` names them); ``drift`` same claim, but the value computed now
     differs from the recorded one, or the fixtures were computed by another core version;
@@ -34,13 +35,13 @@ Record shape (stable; the site relies on it):
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from rlkl.claims.recorded import kept, same
 from rlkl.claims.records import Exempt, LessonClaims, Verdict
 from rlkl.claims.scanner import MINUSES
 
@@ -89,37 +90,21 @@ def _glyphs(value: Any) -> Any:
     return value.translate(_MINUS_GLYPHS) if isinstance(value, str) else value
 
 
-def same_value(recorded: Any, computed: Any) -> bool:
-    """Equal up to float noise: relative 1e-12 (libm and SIMD differ in the last bits)."""
-    if isinstance(recorded, list) and isinstance(computed, list):
-        return len(recorded) == len(computed) and all(map(same_value, recorded, computed))
-    if isinstance(recorded, bool) or isinstance(computed, bool):
-        return recorded is computed
-    if isinstance(recorded, (int, float)) and isinstance(computed, (int, float)):
-        try:
-            return math.isclose(recorded, computed, rel_tol=1e-12, abs_tol=1e-15)
-        except OverflowError:  # an integer beyond float range (a damaged fixture): differs
-            return recorded == computed
-    return bool(recorded == computed)
-
-
 def _current(recorded: Mapping[str, Any], fresh: Mapping[str, Any]) -> bool:
-    """The recorded entry says exactly what the fresh one says (values up to float noise)."""
-    if set(recorded) != set(fresh):
-        return False
-    return all(
-        same_value(recorded[k], fresh[k]) if k == "computed" else recorded[k] == fresh[k]
-        for k in fresh
-    )
+    """The recorded entry says exactly what ``regen`` would write for the fresh one: its
+    numbers the same up to float noise and canonical (:func:`rlkl.claims.recorded.kept`),
+    everything else as it is."""
+    return bool(kept(fresh, recorded) == dict(recorded))
 
 
 def _changed(recorded: Mapping[str, Any], fresh: Mapping[str, Any]) -> list[str]:
-    """The fields (other than volatile ones) whose recorded value differs."""
+    """The fields (other than volatile ones) whose recorded value differs (numbers up to
+    float noise, :func:`rlkl.claims.recorded.same`; minus glyphs alike)."""
     return [
         k
         for k in fresh
         if k not in _VOLATILE
-        and (old := recorded.get(k)) != fresh[k]  # equal values have equal glyphs: skip them
+        and not same(old := recorded.get(k), fresh[k])  # noise and equal values: skip them
         and _glyphs(old) != _glyphs(fresh[k])
     ]
 
@@ -139,7 +124,7 @@ def _claim(verdict: Verdict, entry: Mapping[str, Any], recorded: Any) -> Change:
     fields = _changed(recorded, entry)
     if fields:
         return Change(Status.STALE, "claim", verdict.id, fields=tuple(fields), **base)
-    if not same_value(recorded.get("computed"), entry["computed"]):
+    if not same(recorded.get("computed"), entry["computed"]):
         return Change(Status.DRIFT, "claim", verdict.id, recorded=recorded.get("computed"), **base)
     return Change(Status.VERIFIED, "claim", verdict.id, recorded=recorded.get("computed"), **base)
 

@@ -1,18 +1,21 @@
 """Fixtures: the committed, reviewable record of every claim of a lesson.
 
 One ``fixtures.json`` per lesson folder, validated by ``schema/fixtures.schema.json``.
-Deterministic: claims in document order, keys in a fixed order, floats as Python's shortest
-round-trip repr, UTF-8, two-space indent, newline at the end. What a difference between
-the committed file and a fresh one means (stale, orphaned, drift) is defined once, in
-:mod:`rlkl.claims.changes`.
+Deterministic: claims in document order, keys in a fixed order, floats canonical (twelve
+significant digits, :mod:`rlkl.claims.recorded`, so two machines write the same bytes),
+UTF-8, two-space indent, newline at the end. What a difference between the committed file
+and a fresh one means (stale, orphaned, drift) is defined once, in
+:mod:`rlkl.claims.changes`; what ``regen`` writes over a committed file, in :func:`written`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rlkl.claims.recorded import canonical, kept
 from rlkl.claims.records import LessonClaims
 from rlkl.core.version import CORE_VERSION
 from rlkl.diagnostics import Diagnostic
@@ -35,10 +38,10 @@ def build(claims: LessonClaims) -> dict[str, Any]:
                 "span": [v.mention.start, v.mention.end],
                 "quote": v.quote,
                 "function": v.expression,
-                "inputs": v.inputs,
+                "inputs": canonical(v.inputs),
                 "authored": v.mention.text,
                 "decimals": v.mention.decimals,
-                "computed": v.computed,
+                "computed": canonical(v.computed),
                 "verified": v.ok,
             }
         )
@@ -59,6 +62,18 @@ def build(claims: LessonClaims) -> dict[str, Any]:
         "claims": entries,
         "exempt": exempt,
     }
+
+
+def written(fresh: dict[str, Any], committed: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The fixture document ``regen`` writes where ``committed`` is: ``fresh``, with each
+    number of a claim that the committed file already records the same and canonical kept
+    as it is (:func:`rlkl.claims.recorded.kept`), so a lesson whose claims did not move
+    reads the same whichever machine rewrote it."""
+    if committed is None:
+        return fresh
+    recorded = {c.get("id"): c for c in committed.get("claims", []) if isinstance(c, Mapping)}
+    claims = [kept(c, recorded[c["id"]]) if c["id"] in recorded else c for c in fresh["claims"]]
+    return {**fresh, "claims": claims}
 
 
 def dumps(fixture: dict[str, Any]) -> str:
