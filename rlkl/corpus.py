@@ -9,6 +9,7 @@ to locate a diagnostic in it).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,8 +78,11 @@ class CatalogFile:
 
 def expected_id(path: Path) -> str:
     """The id a lesson at ``path`` must have: its folder name for ``lesson.json``, else the
-    file name without ``.json``."""
-    return path.parent.name if path.name == LESSON_FILE else path.name.removesuffix(".json")
+    file name without ``.json``. The folder as named, made absolute (``rlkl check .`` inside
+    a lesson's folder names that folder), not with its symlinks resolved."""
+    if path.name == LESSON_FILE:
+        return os.path.basename(os.path.dirname(os.path.abspath(path)))
+    return path.name.removesuffix(".json")
 
 
 def _ids_and_folders(members: Sequence[Member]) -> Iterator[Diagnostic]:
