@@ -49,6 +49,22 @@ class LessonRun:
     def fixture_path(self) -> Path:
         return fixtures.path_for(self.file.path)
 
+    @property
+    def bindings_error(self) -> Diagnostic | None:
+        """The first error of the lesson's ``claims.yaml`` (it did not load, or an RLKL6xx),
+        None when it has none. Its claims are not all known then, so ``regen`` keeps the
+        fixtures and ``--fix`` the prose, and every fixtures message says to fix it first."""
+        return next((d for d in self.problems
+                     if d.code.startswith("RLKL6") or (self.bindings_broken and
+                                                       d.severity is Severity.ERROR)), None)
+
+    def first_step(self) -> str:
+        """What an author does before ``rlkl regen`` can act ("" when nothing)."""
+        error = self.bindings_error
+        if error is None:
+            return ""
+        return f"fix {BINDINGS} first ({error.code} at {error.file}:{error.line}:{error.column})"
+
 
 @dataclass
 class CheckResult:
@@ -122,7 +138,7 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
 def _locate(run: LessonRun, committed: Document | None, change: Change) -> Diagnostic | None:
     """The diagnostic of one change, in the lesson (at its number) or in the fixtures file."""
     found = message(change, f"rlkl regen {run.fixture_path.parent.as_posix()}"
-                    if change.status is Status.MISSING else "rlkl regen")
+                    if change.status is Status.MISSING else "rlkl regen", run.first_step())
     if found is None:
         return None
     code, text = found

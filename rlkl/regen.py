@@ -107,22 +107,16 @@ class RegenReport:
             self.fixed[lesson] = self.fixed.get(lesson, 0) + count
 
 
-def _bindings_in_error(run: LessonRun) -> bool:
-    """Whether the lesson's ``claims.yaml`` has errors (it did not load, or an RLKL6xx): its
-    claims are not known then, so regen neither fixes its prose nor rewrites its fixtures."""
-    return run.bindings_broken or any(d.code.startswith("RLKL6") for d in run.problems)
-
-
 def _unfixable(run: LessonRun) -> str:
     """Why ``--fix`` must not touch a lesson ("" when it may): never guess between inputs."""
     codes = {d.code for d in run.problems}
-    if _bindings_in_error(run):
-        return "its claims.yaml has errors"
+    if run.bindings_error is not None:
+        return f"its claims.yaml has errors; {run.first_step()}"
     ambiguous = ambiguity(run)
     if ambiguous:
         return ambiguous
     if "RLKL420" in codes:
-        return "an input is written with different values in different places"
+        return "an input is written with different values in different places; fix that first"
     return ""
 
 
@@ -135,7 +129,8 @@ def ambiguity(run: LessonRun) -> str:
         return ""
     first = found[0]
     return (f"its numbers are ambiguous ({first.code} at {first.file}:{first.line}: "
-            f"{first.message.split(';')[0]}), and --fix does not guess; nothing was written")
+            f"{first.message.split(';')[0]}), and --fix does not guess; nothing was written; "
+            "fix that first")
 
 
 def _fix_lesson(run: LessonRun, report: RegenReport) -> int:
@@ -225,7 +220,8 @@ def _fix_rounds(
     for _ in range(MAX_FIX_ROUNDS):
         path = run.file.path
         why = _unfixable(run) or (
-            "it lies outside the corpus" if _refusal(run, corpus_root(path, asked)) else "")
+            "it lies outside the corpus (RLKL902)" if _refusal(run, corpus_root(path, asked))
+            else "")
         if why:
             report.not_fixed[path] = why
             break
@@ -332,8 +328,10 @@ def _regen(
         return Entry((), 0, 0, 0)
     if fix and ambiguity(run):
         report.not_fixed[run.file.path] = ambiguity(run)
-    elif _bindings_in_error(run):  # claims unknown: fixtures written now would lose them
-        report.not_fixed[run.file.path] = "its claims.yaml has errors, so its fixtures are kept"
+    elif run.bindings_error is not None:  # claims unknown: fixtures written now would lose them
+        report.not_fixed[run.file.path] = (
+            f"its claims.yaml has errors, so its fixtures are kept; {run.first_step()}, then "
+            "run `rlkl regen` again")
     elif run.file.path in shared:
         report.refused.append(_shared(run))
     else:

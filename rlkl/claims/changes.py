@@ -284,10 +284,13 @@ def up_to_date(changes: Iterable[Change]) -> bool:
     return all(c.current and c.status in (Status.VERIFIED, Status.FAILED) for c in changes)
 
 
-def message(change: Change, regen_hint: str = "rlkl regen") -> tuple[str, str] | None:
+def message(
+    change: Change, regen_hint: str = "rlkl regen", first: str = ""
+) -> tuple[str, str] | None:
     """(code, message) a consumer reports for ``change``; None for a pass or a failed claim
-    (the failing verdict is its own message)."""
-    run = f"run `{regen_hint}`"
+    (the failing verdict is its own message). ``first`` is a step to take before ``regen``
+    can act (the lesson's claims.yaml has errors), said in every message."""
+    run = f"{first}, then run `{regen_hint}`" if first else f"run `{regen_hint}`"
     if change.status in (Status.VERIFIED, Status.FAILED):
         return None
     if change.status is Status.MISSING:

@@ -4,6 +4,7 @@ rule (a number neither checked nor exempt is an error)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from decimal import Decimal
 
 from rlkl.claims.bind import occurrences
@@ -11,11 +12,17 @@ from rlkl.claims.bindings import Bindings, Exemption
 from rlkl.claims.judge import quote
 from rlkl.claims.records import Exempt, Found, Key, Problem, Prose
 
+_NOT_NEEDED = ("; if the sentence is there but rlkl reads no number in it (such as the 1 of "
+               "π_1), this exemption is not needed: remove it from claims.yaml")
+
 
 def _exempt(prose: Prose, exemption: Exemption, roles: dict[Key, str]) -> Found:
-    """The numbers one exemption matches; ``roles`` gains ``exempt`` for each."""
+    """The numbers one exemption matches; ``roles`` gains ``exempt`` for each. An exemption
+    that matches nothing says it may simply be removed (an older rlkl read a number there)."""
     found, problems = occurrences(prose, exemption.template)
-    out = Found(problems=problems)
+    out = Found(problems=tuple(
+        replace(p, message=p.message + _NOT_NEEDED) if p.code == "RLKL607" else p
+        for p in problems))
     for occurrence in found:
         said = occurrence.quote(prose.texts[occurrence.pointer])
         for slot in occurrence.slots:

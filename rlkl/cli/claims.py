@@ -107,7 +107,7 @@ def regen(
     )
     require_lessons(result.summary(), result.diagnostics, asked)
     for lesson, why in sorted(report.not_fixed.items()):
-        click.echo(f"not fixed: {one_line(lesson.as_posix())}: {why}; fix that first", err=True)
+        click.echo(f"not fixed: {one_line(lesson.as_posix())}: {why}", err=True)
     for lesson, count in sorted(report.fixed.items()):
         click.echo(
             f"fixed {count} number{'s' if count != 1 else ''} in {one_line(lesson.as_posix())}",
