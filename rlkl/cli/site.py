@@ -7,15 +7,23 @@ from pathlib import Path
 
 import click
 
-from rlkl.site.build import DEFAULT_CONFIG, SiteError, build_site, serve_site
+from rlkl.site.build import (
+    BUILT_IN,
+    DEFAULT_CONFIG,
+    DEFAULT_CONTENT,
+    SiteError,
+    build_site,
+    config_for,
+    serve_site,
+)
 
 _config_option = click.option(
     "--config",
     "config_file",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_CONFIG,
-    show_default=True,
-    help="The MkDocs configuration of the site.",
+    default=None,
+    help=f"The MkDocs configuration of the site (default: {DEFAULT_CONFIG.as_posix()} when "
+    "it exists, else rlkl's built-in site of ./content).",
 )
 
 
@@ -45,7 +53,7 @@ def site() -> None:
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Output folder (default: the config's site_dir, site/build/).",
+    help="Output folder (default: the config's site_dir; site/build/).",
 )
 @click.option(
     "--content",
@@ -58,9 +66,13 @@ def build(config_file: Path, out: Path | None, content: Path | None) -> None:
 
     Exit codes: 0 built, 1 not built (the located diagnostics are printed), 2 usage errors.
     """
-    _require(config_file)
+    chosen = config_for(config_file)
+    _require(chosen)
+    if chosen == BUILT_IN and content is None and not DEFAULT_CONTENT.is_dir():
+        raise click.UsageError(f"no {DEFAULT_CONFIG.as_posix()} and no ./{DEFAULT_CONTENT}/ "
+                               "here: run from the folder that holds content/, or give --content")
     try:
-        folder = build_site(config_file, out, content)
+        folder = build_site(chosen, out, content)
     except SiteError as error:
         for message in error.messages:
             click.echo(message, err=True)
@@ -79,5 +91,6 @@ def build(config_file: Path, out: Path | None, content: Path | None) -> None:
 )
 def serve(config_file: Path, dev_addr: str) -> None:
     """Serve the site locally and rebuild it whenever a lesson or a site file changes."""
-    _require(config_file)
-    serve_site(config_file, dev_addr)
+    chosen = config_file or DEFAULT_CONFIG
+    _require(chosen)
+    serve_site(chosen, dev_addr)

@@ -13,6 +13,18 @@ from contextlib import contextmanager
 from pathlib import Path
 
 DEFAULT_CONFIG = Path("site") / "mkdocs.yml"
+BUILT_IN = Path(__file__).resolve().parent / "default" / "mkdocs.yml"
+"""The site of a repository that has lessons and no ``site/mkdocs.yml`` (shipped in rlkl)."""
+DEFAULT_CONTENT = Path("content")
+DEFAULT_OUT = Path("site") / "build"
+
+
+def config_for(config_file: Path | None) -> Path:
+    """The configuration ``rlkl site`` uses: the one named, else ``site/mkdocs.yml`` when
+    the repository has one, else the built-in :data:`BUILT_IN`."""
+    if config_file is not None:
+        return config_file
+    return DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else BUILT_IN
 
 
 class SiteError(Exception):
@@ -45,10 +57,12 @@ def _collected() -> Iterator[_Collect]:
 
 
 def build_site(
-    config_file: Path = DEFAULT_CONFIG, out: Path | None = None, content: Path | None = None
+    config_file: Path | None = None, out: Path | None = None, content: Path | None = None
 ) -> Path:
     """Build the site strictly into ``out`` (default: the config's ``site_dir``), from the
-    lessons in ``content`` (default: the plugin's ``content`` option).
+    lessons in ``content`` (default: the plugin's ``content`` option). Without a
+    ``config_file``, :func:`config_for` chooses; the built-in one builds ``./content``
+    (:data:`DEFAULT_CONTENT`) into ``site/build`` (:data:`DEFAULT_OUT`) unless told otherwise.
 
     Returns the output folder; raises :class:`SiteError` with MkDocs' messages (the rlkl
     check's located diagnostics among them) when the build fails.
@@ -57,6 +71,9 @@ def build_site(
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
+    config_file = config_for(config_file)
+    if config_file == BUILT_IN:
+        out, content = out or DEFAULT_OUT, content or DEFAULT_CONTENT
     with _collected() as log:
         try:
             config = load_config(

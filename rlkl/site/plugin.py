@@ -24,6 +24,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
+from rlkl.resources import schema_dir
 from rlkl.site.lesson import Link, fill, lesson_markdown
 from rlkl.site.pages import (
     authoring_markdown,
@@ -36,6 +37,8 @@ from rlkl.site.pages import (
 from rlkl.site.records import SiteCheck, check_site
 
 CATALOG = "lessons/index.md"
+ASSETS = Path(__file__).resolve().parent / "assets"
+STYLE, SCRIPT = "assets/rlkl.css", "assets/rlkl.js"  # shipped in the package, added to any site
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 _TITLE_TOKEN = "rlkl-title-placeholder"
 
@@ -44,7 +47,8 @@ class RlklConfig(Config):  # type: ignore[no-untyped-call]
     """Plugin options (paths relative to the folder of ``mkdocs.yml``)."""
 
     content = config_options.Type(str, default="../content")
-    repository = config_options.Type(str, default="..")
+    # rlkl's own checkout, whose README becomes the authoring guide (unset: no such page)
+    repository = config_options.Optional(config_options.Type(str))
     experiment = config_options.Type(bool, default=True)
     minify = config_options.Type(bool, default=True)
 
@@ -65,7 +69,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.pages: dict[str, str] = {}
         self.blocks: dict[str, tuple[str, ...]] = {}
         self.binary: dict[str, bytes] = {}
-        self.root = Path(".")
+        self.root: Path | None = None
         self.jobs = 1  # processes for the check: more only for a batch build, never in serve
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -78,13 +82,18 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         content = self._path(config, self.config.content)
-        self.root = self._path(config, self.config.repository)
+        repository = self.config.repository
+        self.root = self._path(config, repository) if repository is not None else None
         if not content.is_dir():
             raise PluginError(f"rlkl: content folder {content} does not exist")
         check = check_site(content, jobs=self.jobs)
         if check.errors:
             raise BuildFailed(check.report)
         self.check = check
+        if STYLE not in map(str, config.extra_css):
+            config.extra_css.append(STYLE)
+        if SCRIPT not in map(str, config.extra_javascript):
+            config.extra_javascript.append(SCRIPT)
         self.pages = self._render(check, bool(config.use_directory_urls))
         config.nav = self._nav(config.nav, check)
         return config
@@ -126,11 +135,9 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         pages[CATALOG], self.blocks[CATALOG] = catalog_markdown(check, url_from(CATALOG))
         pages["report.md"], self.blocks["report.md"] = report_markdown(check, url_from("report.md"))
         pages["reference/cli.md"] = cli_markdown()
-        schema = self.root / "schema"
-        if schema.is_dir():
-            pages["reference/schema.md"] = schema_markdown(schema)
-        readme = self.root / "README.md"
-        if readme.is_file():
+        pages["reference/schema.md"] = schema_markdown(schema_dir())
+        readme = self.root / "README.md" if self.root is not None else None
+        if readme is not None and readme.is_file():
             pages["authoring.md"] = authoring_markdown(readme)
         if self.config.experiment:
             from rlkl.site.experiment import experiment_page
@@ -170,6 +177,9 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             files.append(File.generated(config, uri, content=markdown))
         for uri, data in self.binary.items():
             files.append(File.generated(config, uri, content=data))
+        for uri in (STYLE, SCRIPT):  # a site's own copy wins (an author's restyled page)
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(ASSETS / Path(uri).name)))
         return files
 
     def on_page_content(
