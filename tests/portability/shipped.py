@@ -38,7 +38,8 @@ def floats(value: Any) -> Iterator[float]:
             yield from floats(item)
 
 
-def _moved(value: float, count: int) -> float:
+def moved(value: float, count: int) -> float:
+    """``value`` moved by ``count`` ulps (up when positive, down when negative)."""
     towards = math.inf if count > 0 else -math.inf
     for _ in range(abs(count)):
         value = float(np.nextafter(value, towards))
@@ -47,7 +48,7 @@ def _moved(value: float, count: int) -> float:
 
 def _perturb(value: Any, steps: Iterator[int]) -> Any:
     if isinstance(value, float):
-        return _moved(value, next(steps))
+        return moved(value, next(steps))
     if isinstance(value, list):
         return [_perturb(v, steps) for v in value]
     if isinstance(value, dict):

@@ -5,21 +5,13 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
 from rlkl.claims.recorded import canonical, kept, same
+from tests.portability.shipped import moved
 
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12)
-
-
-def _ulps(value: float, count: int) -> float:
-    """``value`` moved by ``count`` ulps (either way)."""
-    towards = math.inf if count > 0 else -math.inf
-    for _ in range(abs(count)):
-        value = float(np.nextafter(value, towards))
-    return value
 
 
 def test_canonical_is_twelve_significant_digits_by_shortest_text() -> None:
@@ -40,7 +32,7 @@ def test_the_issue_value_on_two_kernels_is_one_canonical_value() -> None:
 
 @given(finite, st.integers(-4, 4))
 def test_a_few_ulps_are_the_same_number(value: float, count: int) -> None:
-    noisy = _ulps(value, count)
+    noisy = moved(value, count)
     assert same(value, noisy)
     assert same(canonical(value), noisy)  # the recorded form against a fresh value
     assert kept(noisy, canonical(value)) == canonical(value)  # and it is kept as recorded
