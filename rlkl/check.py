@@ -135,10 +135,13 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
     return LessonRun(file, file.document, claims, fixtures.build(claims), problems, broken)
 
 
-def _locate(run: LessonRun, committed: Document | None, change: Change) -> Diagnostic | None:
-    """The diagnostic of one change, in the lesson (at its number) or in the fixtures file."""
+def _locate(
+    run: LessonRun, committed: Document | None, change: Change, first: str
+) -> Diagnostic | None:
+    """The diagnostic of one change, in the lesson (at its number) or in the fixtures file;
+    ``first`` is :meth:`LessonRun.first_step` (asked once per lesson, not per change)."""
     found = message(change, f"rlkl regen {run.fixture_path.parent.as_posix()}"
-                    if change.status is Status.MISSING else "rlkl regen", run.first_step())
+                    if change.status is Status.MISSING else "rlkl regen", first)
     if found is None:
         return None
     code, text = found
@@ -184,7 +187,8 @@ def compare_fixtures(run: LessonRun) -> Compared:
     consequences = [c for c in changes if rooted and _consequence(c)]
     alike = _alike_exempts(changes)
     grouped = {id(c) for group in alike for c in group}
-    located = [_locate(run, committed, c) for c in changes
+    first = run.first_step()
+    located = [_locate(run, committed, c, first) for c in changes
                if c not in consequences and id(c) not in grouped]
     if consequences:
         located.append(_summary(run, consequences))

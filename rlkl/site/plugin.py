@@ -69,7 +69,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.pages: dict[str, str] = {}
         self.blocks: dict[str, tuple[str, ...]] = {}
         self.binary: dict[str, bytes] = {}
-        self.root: Path | None = None
+        self.readme: Path | None = None  # the authoring guide's source, when there is one
         self.jobs = 1  # processes for the check: more only for a batch build, never in serve
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -83,7 +83,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         content = self._path(config, self.config.content)
         repository = self.config.repository
-        self.root = self._path(config, repository) if repository is not None else None
+        self.readme = self._path(config, repository) / "README.md" if repository else None
         if not content.is_dir():
             raise PluginError(f"rlkl: content folder {content} does not exist")
         check = check_site(content, jobs=self.jobs)
@@ -136,7 +136,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         pages["report.md"], self.blocks["report.md"] = report_markdown(check, url_from("report.md"))
         pages["reference/cli.md"] = cli_markdown()
         pages["reference/schema.md"] = schema_markdown(schema_dir())
-        readme = self.root / "README.md" if self.root is not None else None
+        readme = self.readme
         if readme is not None and readme.is_file():
             pages["authoring.md"] = authoring_markdown(readme)
         if self.config.experiment:
