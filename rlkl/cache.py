@@ -45,12 +45,11 @@ from rlkl.cache_dir import cache_root
 from rlkl.claims.bindings import FILENAME as BINDINGS_FILE
 from rlkl.claims.fixtures import FILENAME as FIXTURES_FILE
 from rlkl.claims.latex_cache import reader_versions
+from rlkl.claims.report import LessonReport
 from rlkl.core.version import CORE_VERSION
-from rlkl.corpus import Facts
-from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.loader import MAX_BYTES, LoadError, read_regular
 
-_FORMAT = "4"
+_FORMAT = "5"
 
 SETTLED_NS = 2_000_000_000
 """How old (ns) a file's modification and change times must be for its status to be kept:
@@ -152,26 +151,6 @@ class Key:
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One lesson's cached claim results."""
-
-    diagnostics: tuple[Diagnostic, ...]
-    claims: int
-    verified: int
-    exempt: int
-    failed: bool = False  # not finished (RLKL901); never stored
-    facts: Facts | None = None  # the lesson's, when it is stored
-    # its committed fixtures already say exactly what `regen` would write
-    # (:func:`rlkl.claims.changes.up_to_date`); a check can pass while they do not
-    current: bool = False
-
-    @classmethod
-    def failure(cls, diagnostic: Diagnostic) -> Entry:
-        """A lesson that was not finished, with the diagnostic that says why."""
-        return cls((diagnostic,), 0, 0, 0, failed=True)
-
-
-@dataclass(frozen=True)
 class Cache:
     """The cache folder: :meth:`lookup`, :meth:`key`, :meth:`put` and :meth:`put_if_unchanged`."""
 
@@ -183,8 +162,8 @@ class Cache:
         status = _statuses(files)
         return Key(identity.hexdigest(), _key(identity, files), status)
 
-    def lookup(self, lesson: Path, display: str) -> tuple[Key, Entry | None]:
-        """The lesson's :class:`Key` and its cached entry (None when there is none for this
+    def lookup(self, lesson: Path, display: str) -> tuple[Key, LessonReport | None]:
+        """The lesson's :class:`Key` and its cached report (None when there is none for this
         key). When every file's status is the one the entry kept, the entry's key is the
         lesson's and no file is read (see the module docstring)."""
         identity, files = _identity(lesson, display, CORE_VERSION), _files(lesson)
@@ -202,7 +181,9 @@ class Cache:
             self.put(key, entry)  # the statuses settled since: next time, no file is read
         return key, entry
 
-    def put_if_unchanged(self, key: Key, lesson: Path, display: str, entry: Entry) -> None:
+    def put_if_unchanged(
+        self, key: Key, lesson: Path, display: str, entry: LessonReport
+    ) -> None:
         """:meth:`put`, only if ``key`` (taken before the lesson's files were read for the
         work that gave ``entry``) is still their key: a lesson edited meanwhile is never
         cached under a key its result does not belong to."""
@@ -217,39 +198,30 @@ class Cache:
             return None
         return data if isinstance(data, dict) and isinstance(data.get("key"), str) else None
 
-    def put(self, key: Key, entry: Entry) -> None:
-        """Store ``entry`` (with the facts of its lesson, else nothing) for ``key``."""
+    def put(self, key: Key, entry: LessonReport) -> None:
+        """Store the report ``entry`` for ``key`` (only a finished lesson's, with its facts)."""
         if entry.facts is None or entry.failed:
             return
-        payload: dict[str, Any] = {
-            "key": key.content,
-            "status": list(key.status),
-            "diagnostics": [d.to_json() for d in entry.diagnostics],
-            "claims": entry.claims,
-            "verified": entry.verified,
-            "exempt": entry.exempt,
-            "current": entry.current,
-            "facts": entry.facts.to_json(),
-        }
+        payload = {"key": key.content, "status": list(key.status), "report": entry.to_json()}
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             # ASCII: a path undecodable in this locale (surrogates) is kept as \udcxx escapes
-            write_atomic(self.folder / f"{key.name}.json", json.dumps(payload), through_links=False)
-        except OSError:
+            text = json.dumps(payload, default=_plain)
+            write_atomic(self.folder / f"{key.name}.json", text, through_links=False)
+        except (OSError, TypeError, ValueError):
             pass  # a cache that cannot be written is only slower
 
 
-def _entry(data: dict[str, Any]) -> Entry | None:
-    """The entry a cache file holds, or None when it is damaged."""
+def _plain(value: Any) -> Any:
+    """A value json has no rule for (a numpy number or array in a computed value)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def _entry(data: dict[str, Any]) -> LessonReport | None:
+    """The report a cache file holds, or None when it is damaged."""
     try:
-        found = tuple(
-            Diagnostic(
-                d["file"], d["line"], d["column"], d["pointer"], d["code"], d["message"],
-                Severity(d["severity"]),
-            )
-            for d in data["diagnostics"]
-        )
-        return Entry(found, int(data["claims"]), int(data["verified"]), int(data["exempt"]),
-                     facts=Facts.from_json(data["facts"]), current=data["current"] is True)
-    except (ValueError, KeyError, TypeError):
+        return LessonReport.from_json(data["report"])
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None

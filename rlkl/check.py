@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from rlkl import pool
-from rlkl.cache import Cache, Entry, Key
+from rlkl.cache import Cache, Key
 from rlkl.claims import fixtures
 from rlkl.claims.bindings import FILENAME as BINDINGS
 from rlkl.claims.bindings import BindingsError, load_bindings
-from rlkl.claims.changes import Change, Status, compare, message, up_to_date
+from rlkl.claims.changes import Change, Status, compare, message
 from rlkl.claims.extract import extract
 from rlkl.claims.records import LessonClaims
+from rlkl.claims.report import Flags, LessonReport, report_of
 from rlkl.claims.source import locate
 from rlkl.corpus import Facts
 from rlkl.diagnostics import Diagnostic, Severity
@@ -35,7 +36,8 @@ T = TypeVar("T")
 
 @dataclass
 class LessonRun:
-    """One schema-valid lesson with its claims and fresh fixture."""
+    """One schema-valid lesson with its claims and fresh fixture, in the process that checks
+    it (``regen`` works on it there); what leaves that process is its :meth:`report`."""
 
     file: LessonFile
     document: Document
@@ -43,7 +45,7 @@ class LessonRun:
     fixture: dict[str, object]
     problems: list[Diagnostic]  # bindings and claim diagnostics
     bindings_broken: bool = False  # then fixtures are not compared: fix the bindings first
-    changes: tuple[Change, ...] = ()  # against the committed fixtures (when compared)
+    changes: tuple[Change, ...] | None = None  # against the committed fixtures, once compared
 
     @property
     def fixture_path(self) -> Path:
@@ -65,26 +67,59 @@ class LessonRun:
             return ""
         return f"fix {BINDINGS} first ({error.code} at {error.file}:{error.line}:{error.column})"
 
+    def compare(self) -> None:
+        """Compare with the committed fixtures (not when ``claims.yaml`` does not load):
+        :attr:`changes`, and their diagnostics added to :attr:`problems`."""
+        if not self.bindings_broken:
+            self.changes, found, _ = compare_fixtures(self)
+            self.problems.extend(found)
+
+    def flags(self) -> Flags:
+        """What its diagnostics mean for ``regen`` (the one place that reads their codes)."""
+        return Flags(self.changes is not None, self.first_step(), _ambiguity(self),
+                     _conflict(self))
+
+    def report(self) -> LessonReport:
+        """The lesson as every consumer reads it (:class:`~rlkl.claims.report.LessonReport`)."""
+        return report_of(self.document, self.claims, self.changes, self.problems,
+                         self.file.facts, self.flags())
+
+
+def _ambiguity(run: LessonRun) -> str:
+    """Why the lesson's numbers have no single reading ("" when they do): a number read by
+    two claims in two roles (RLKL423) or both exempt and checked (RLKL411)."""
+    found = next((d for d in run.problems if d.code in ("RLKL423", "RLKL411")), None)
+    if found is None:
+        return ""
+    return (f"its numbers are ambiguous ({found.code} at {found.file}:{found.line}: "
+            f"{found.message.split(';')[0]})")
+
+
+def _conflict(run: LessonRun) -> str:
+    """Why an input has no single value ("" when every input has one): RLKL420."""
+    found = next((d for d in run.problems if d.code == "RLKL420"), None)
+    return "" if found is None else "an input is written with different values in different places"
+
 
 @dataclass
 class CheckResult:
-    """Validation plus, for every schema-valid lesson, its claims; one list of diagnostics."""
+    """Validation plus, for every schema-valid lesson, its report; one list of diagnostics."""
 
     validation: ValidationResult
-    lessons: list[LessonRun]
+    reports: list[LessonReport] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    failed: int = 0  # lessons not finished: a stage raised on them (RLKL901)
-    # lessons kept as counts and diagnostics only: from the cache, a worker process or regen
-    counted: list[Entry] = field(default_factory=list)
-    views: list[Any] = field(default_factory=list)  # check_paths(view=...) of each lesson run
+    cached: int = 0  # lessons the cache answered for (not checked again)
 
-    def add(self, entry: Entry, view: Any = None) -> None:
-        """A lesson answered by the cache or a worker: its diagnostics, counts and view."""
-        self.counted.append(entry)
-        self.diagnostics.extend(entry.diagnostics)
-        self.failed += entry.failed
-        if view is not None:
-            self.views.append(view)
+    def add(self, report: LessonReport, *, cached: bool = False) -> None:
+        """One lesson's report (checked here, by a worker or answered by the cache)."""
+        self.reports.append(report)
+        self.diagnostics.extend(report.diagnostics)
+        self.cached += cached
+
+    @property
+    def failed(self) -> int:
+        """Lessons not finished: a stage raised on them (RLKL901)."""
+        return sum(r.failed for r in self.reports)
 
     def summary(self) -> dict[str, int]:
         """Counts for reports. ``finished`` < ``lessons`` means some lesson was not checked."""
@@ -96,12 +131,9 @@ class CheckResult:
             "finished": found["lessons"] - self.failed,
             "errors": errors,
             "warnings": len(self.diagnostics) - errors,
-            "claims": sum(len(r.claims.verdicts) for r in self.lessons)
-            + sum(e.claims for e in self.counted),
-            "verified": sum(v.ok for r in self.lessons for v in r.claims.verdicts)
-            + sum(e.verified for e in self.counted),
-            "exempt": sum(len(r.claims.exempt) for r in self.lessons)
-            + sum(e.exempt for e in self.counted),
+            "claims": sum(r.claims for r in self.reports),
+            "verified": sum(r.verified for r in self.reports),
+            "exempt": sum(r.exempt for r in self.reports),
         }
 
 
@@ -260,122 +292,115 @@ def internal_error(path: Path, error: BaseException) -> Diagnostic:
     )
 
 
-def lesson_entry(run: LessonRun) -> Entry:
-    """One lesson's run as counts and diagnostics (what the cache and the pool keep); whether
-    its fixtures are current is known once they were compared (``run.changes``)."""
-    verdicts = run.claims.verdicts
-    return Entry(
-        tuple(run.problems), len(verdicts), sum(v.ok for v in verdicts), len(run.claims.exempt),
-        facts=run.file.facts, current=bool(run.changes) and up_to_date(run.changes),
-    )
-
-
 @dataclass(frozen=True)
-class Outcome(Generic[T]):
-    """One lesson's check as a worker sends it back: counts and diagnostics, and the
-    caller's view of its records (the full records stay in the worker)."""
+class Worked(Generic[T]):
+    """One lesson as the work on it sends it back (from a worker, or from the cache): its
+    report, the fingerprint of the lesson text that was worked on ("" from the cache), and
+    what else the work did (``regen``'s :class:`~rlkl.regen.RegenReport`)."""
 
-    entry: Entry
-    view: T | None
-    checked: str = ""  # the fingerprint of the lesson text that was checked
+    report: LessonReport
+    checked: str = ""
+    done: T | None = None
+    cached: bool = False  # the cache answered for the lesson: it was not worked on
 
 
-def outcome(file: LessonFile, view: Callable[[LessonRun], T] | None = None) -> Outcome[T]:
-    """One lesson checked (freshness included) as a cache entry, and ``view`` of its run."""
-    run, error = check_lesson(file)
-    if error is not None:
-        return Outcome(Entry.failure(error), None)
-    if run is None:
-        return Outcome(Entry((), 0, 0, 0), None)
-    checked = fingerprint(run.document.text)
-    return Outcome(lesson_entry(run), view(run) if view is not None else None, checked)
+def checked(file: LessonFile) -> Worked[None] | None:
+    """One lesson checked (freshness included), as it leaves the process that checked it
+    (None: no valid lesson)."""
+    report = check_lesson(file)
+    if report is None or file.document is None:
+        return None
+    return Worked(report, fingerprint(file.document.text))
+
+
+def work_lessons(
+    lessons: Sequence[Path],
+    work: Callable[[LessonFile], Worked[T] | None],
+    cache: Cache | None,
+    jobs: int,
+    *,
+    reuse: Callable[[Path, LessonReport], Worked[T] | None],
+    pool_only: bool = False,
+) -> tuple[dict[Path, Worked[T]], dict[Path, Key | None]]:
+    """The one loop of ``check`` and ``regen`` over a corpus: each lesson the cache answers
+    for, as ``reuse`` takes its cached report (None: not reusable, work on it); every other
+    one ``work`` of it (:func:`rlkl.pool.map_paths`: across ``jobs`` processes for a large
+    corpus), its report cached. Also each worked lesson's cache key, taken before its work.
+
+    ``pool_only``: work only when a pool runs (``jobs`` > 1 and at least
+    :data:`~rlkl.pool.POOL_MIN_LESSONS` lessons); else leave them to the caller, which
+    works on the documents its validation already parsed. A result is cached only if the
+    lesson text worked on is the one keyed (an edit reverted while the run works is no
+    cached pass)."""
+    answered: dict[Path, Worked[T]] = {}
+    keys: dict[Path, Key | None] = {}
+    texts: dict[Path, str] = {}  # the keyed lesson text, to compare with what was worked on
+    for path in lessons:
+        key, hit = cache.lookup(path, display_path(path)) if cache else (None, None)
+        reused = reuse(path, hit) if hit is not None else None
+        if reused is not None:
+            answered[path] = replace(reused, cached=True)
+            continue
+        keys[path] = key
+        if key is not None and not (pool_only and jobs <= 1):
+            texts[path] = file_fingerprint(path)
+    missed = list(keys)
+    if pool_only and not (jobs > 1 and len(missed) >= pool.POOL_MIN_LESSONS):
+        return answered, keys
+    for path, one in zip(missed, map_paths(work, missed, jobs), strict=True):
+        if one is None:  # not a valid lesson there: validated and reported by the caller
+            continue
+        answered[path] = one
+        key = keys[path]
+        if cache is not None and key is not None and one.checked == texts.get(path):
+            cache.put_if_unchanged(key, path, display_path(path), one.report)
+    return answered, keys
+
+
+def _cached(path: Path, hit: LessonReport) -> Worked[None] | None:
+    return Worked(hit) if hit.facts is not None else None
 
 
 def check_paths(
-    paths: Sequence[Path],
-    *,
-    freshness: bool = True,
-    cache: Cache | None = None,
-    jobs: int = 1,
-    view: Callable[[LessonRun], Any] | None = None,
+    paths: Sequence[Path], *, cache: Cache | None = None, jobs: int = 1
 ) -> CheckResult:
-    """Validate, extract and verify claims, and (``freshness``) compare committed fixtures.
+    """Validate, extract and verify claims, and compare committed fixtures: one
+    :class:`~rlkl.claims.report.LessonReport` per lesson, in lesson order.
 
     Every lesson found is finished or reported: a stage that raises on one lesson becomes an
     RLKL901 error at that lesson and the loop goes on (an explicit loop, so no exception,
-    ``StopIteration`` included, can end it early). With a ``cache`` (``rlkl check`` only),
-    a lesson whose files are unchanged is answered from it; with ``jobs`` > 1 the other
-    lessons of a large corpus are read, validated and checked in that many processes, each
-    once (:func:`rlkl.pool.map_paths`). Such lessons are listed in ``counted`` (diagnostics
-    and counts), not in ``lessons``, and validation runs the corpus rules on their
-    :class:`~rlkl.corpus.Facts` without parsing them again; every other lesson is validated
-    and checked here.
-
-    ``view`` (a module-level function) is applied to every lesson's run where it ran, and
-    its results, in lesson order, are ``views``: how a consumer that needs more than counts
-    (the site) uses the pool. With a ``view`` every lesson is checked (no cache).
+    ``StopIteration`` included, can end it early). With a ``cache``, a lesson whose files are
+    unchanged is answered from it; with ``jobs`` > 1 the other lessons of a large corpus are
+    read, validated and checked in that many processes, each once (:func:`work_lessons`).
+    Validation runs the corpus rules on the :class:`~rlkl.corpus.Facts` of those lessons
+    without parsing them again; every other lesson is validated and checked here.
     """
-    if view is not None or not freshness:
-        cache = None
     walks: Walks = {}
-    answered, keys = _answered(discover(paths, walks=walks), cache, freshness, jobs, view)
+    answered, keys = work_lessons(discover(paths, walks=walks), checked, cache, jobs,
+                                  reuse=_cached, pool_only=True)
     known = partial(_known, cache, answered, keys)
     validation = validate_paths(paths, known=known, walks=walks)
     result = CheckResult(validation, [], list(validation.diagnostics))
     for file in validation.files:
         one = answered.get(file.path)
         if one is not None:
-            result.add(one.entry, one.view)
+            result.add(one.report, cached=one.cached)
             continue
+        report = check_lesson(file)
+        if report is None:
+            continue
+        result.add(report)
         key = keys.get(file.path) if file.facts is not None else None
-        run = _check_one(result, file, freshness, cache, key)
-        if view is not None and run is not None:
-            result.views.append(view(run))
+        if cache is not None and key is not None:
+            cache.put_if_unchanged(key, file.path, file.display, report)
     result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
     return result
 
 
-def _answered(
-    lessons: list[Path],
-    cache: Cache | None,
-    freshness: bool,
-    jobs: int,
-    view: Callable[[LessonRun], Any] | None,
-) -> tuple[dict[Path, Outcome[Any]], dict[Path, Key | None]]:
-    """The lessons the cache answers and, for a large corpus, the ones workers check (the
-    rest are left to the caller); and each other lesson's cache key, taken before its check.
-
-    A worker's result is cached only if the lesson text it checked is the one keyed (an
-    edit reverted while the run works is no cached pass)."""
-    answered: dict[Path, Outcome[Any]] = {}
-    keys: dict[Path, Key | None] = {}
-    texts: dict[Path, str] = {}  # the keyed lesson text, when workers may check it
-    for path in lessons:
-        key, hit = cache.lookup(path, display_path(path)) if cache else (None, None)
-        if hit is not None and hit.facts is not None:
-            answered[path] = Outcome(hit, None)
-            continue
-        keys[path] = key
-        if key and jobs > 1:
-            texts[path] = file_fingerprint(path)
-    missed = list(keys)
-    if not (freshness and jobs > 1 and len(missed) >= pool.POOL_MIN_LESSONS):
-        return answered, keys
-    for path, one in zip(missed, map_paths(partial(outcome, view=view), missed, jobs),
-                         strict=True):
-        if one is None:  # not a valid lesson there: validated and reported by the caller
-            continue
-        answered[path] = one
-        key = keys[path]
-        if cache is not None and key is not None and one.checked == texts.get(path):
-            cache.put_if_unchanged(key, path, display_path(path), one.entry)
-    return answered, keys
-
-
 def _known(
     cache: Cache | None,
-    answered: dict[Path, Outcome[Any]],
-    missed: dict[Path, Key | None],
+    answered: Mapping[Path, Worked[Any]],
+    missed: Mapping[Path, Key | None],
     path: Path,
     display: str,
 ) -> Facts | None:
@@ -384,41 +409,28 @@ def _known(
     :data:`rlkl.validate.Known`. A lesson the cache already missed is not asked again."""
     one = answered.get(path)
     if one is not None:
-        return one.entry.facts
+        return one.report.facts
     if path in missed:
         return None
     hit = cache.lookup(path, display)[1] if cache else None
     return hit.facts if hit is not None else None
 
 
-def check_lesson(
-    file: LessonFile, *, freshness: bool = True
-) -> tuple[LessonRun | None, Diagnostic | None]:
+def run_lesson(file: LessonFile, *, freshness: bool = True) -> LessonRun | None:
     """The claims of one validated lesson (and, with ``freshness``, its fixture changes);
-    or the RLKL901 diagnostic when a stage raised on it."""
-    try:
-        run = _run_lesson(file)
-        if run is not None and freshness and not run.bindings_broken:
-            run.changes, found, _ = compare_fixtures(run)
-            run.problems.extend(found)
-    except Exception as error:  # any stage failure is reported at its lesson
-        return None, internal_error(file.path, error)
-    return run, None
-
-
-def _check_one(
-    result: CheckResult, file: LessonFile, freshness: bool, cache: Cache | None, key: Key | None
-) -> LessonRun | None:
-    """Check one lesson into ``result`` (the serial path); its run, if it has one."""
-    run, error = check_lesson(file, freshness=freshness)
-    if error is not None:
-        result.diagnostics.append(error)
-        result.failed += 1
-        return None
-    if run is not None:
-        result.lessons.append(run)
-        result.diagnostics.extend(run.problems)
-        if cache is not None and key is not None:
-            cache.put_if_unchanged(key, file.path, file.display, lesson_entry(run))
+    None for a file that is no valid lesson. Raises what a stage raises."""
+    run = _run_lesson(file)
+    if run is not None and freshness:
+        run.compare()
     return run
 
+
+def check_lesson(file: LessonFile) -> LessonReport | None:
+    """The report of one validated lesson (None: no valid lesson); a stage that raised on
+    it makes a report of its RLKL901 diagnostic."""
+    try:
+        run = run_lesson(file)
+        return run.report() if run is not None else None
+    except Exception as error:  # any stage failure is reported at its lesson
+        return LessonReport.failure(str(file.path), file.display,
+                                    internal_error(file.path, error))

@@ -75,6 +75,12 @@ class Diagnostic:
             "message": data["message"],
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Diagnostic:
+        """The inverse of :meth:`to_json`; raises ``KeyError``/``ValueError`` on other data."""
+        return cls(data["file"], int(data["line"]), int(data["column"]), data["pointer"],
+                   data["code"], data["message"], Severity(data["severity"]))
+
 
 class Code(str):
     """A code's one-line meaning (the string itself), with an example that triggers it and

@@ -12,37 +12,33 @@ yet is collected too, as one ``lesson`` item, so a new lesson is never silently 
 on the command line, if any) after the run, exactly like ``rlkl regen`` — on the controller
 only under pytest-xdist, once, at the end of the session.
 
-The work is done once per process, never per item: the corpus is validated once (its rules
-need every lesson) and indexed; a lesson is checked when its first item runs, and its result
-serves all its items (kept for the :data:`RECENT_LESSONS` most recent lessons). Under
-pytest-xdist each worker does this for the lessons it runs; xdist's default ``load``
-schedule hands out consecutive items, so a lesson is rarely split between workers (on 1,000
-lessons, 1,031 lesson checks in two workers) and no other ``--dist`` is imposed.
+The work is done once per process, never per item: when the first item runs, every lesson
+collected is checked by the check ``rlkl check`` runs (:func:`rlkl.check.check_paths`, its
+cache included), and an item reads its claim's record in its lesson's
+:class:`~rlkl.claims.report.LessonReport`. An item passes exactly when ``rlkl check`` says
+its claim is verified.
 """
 
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from collections.abc import Iterator
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rlkl.check import CheckResult, check_lesson
+from rlkl.cache import Cache, default_dir
+from rlkl.check import check_paths
 from rlkl.claims.bindings import FILENAME as BINDINGS
 from rlkl.claims.changes import Change, Status, message
 from rlkl.claims.fixtures import FILENAME
 from rlkl.claims.precision import describe
-from rlkl.claims.records import Verdict
-from rlkl.claims.source import locate
+from rlkl.claims.report import Check, LessonReport
 from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import Diagnostic, Severity, brief
 from rlkl.loader import display_path
-from rlkl.validate import LessonFile, ValidationResult, find_catalog, validate_paths
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -87,41 +83,51 @@ class ClaimFailure(Exception):
     """Raised by an item; carries the diagnostics to show."""
 
 
-@dataclass
-class _Corpus:
-    """One corpus validated once per process, indexed so a lesson finds its part in O(1)."""
-
-    validation: ValidationResult
-    files: dict[Path, list[LessonFile]]  # by resolved lesson path
-    diagnostics: dict[str, list[Diagnostic]]  # by file as displayed
-
-    @classmethod
-    def of(cls, root: Path) -> _Corpus:
-        validation = validate_paths([root])
-        files: dict[Path, list[LessonFile]] = {}
-        for file in validation.files:
-            files.setdefault(file.path.resolve(), []).append(file)
-        diagnostics: dict[str, list[Diagnostic]] = {}
-        for d in validation.diagnostics:
-            diagnostics.setdefault(d.file, []).append(d)
-        return cls(validation, files, diagnostics)
-
-
 @dataclass(frozen=True)
 class _Checked:
-    """One lesson's check result and, by claim id, its verdicts and claim changes."""
+    """One lesson as ``rlkl check`` reports it within its corpus: its reports (one per lesson
+    file of its folder) and its own diagnostics, and by claim id its checks and changes."""
 
-    result: CheckResult
-    verdicts: dict[str, Verdict]
+    reports: tuple[LessonReport, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    checks: dict[str, Check]
     changes: dict[str, Change]
 
 
-_CORPORA = pytest.StashKey[dict[Path, _Corpus]]()
-_RECENT = pytest.StashKey[OrderedDict[Path, _Checked]]()
-RECENT_LESSONS = 8
-"""Lessons whose results a process keeps: items run lesson by lesson, so each lesson is
-checked once, and memory stays flat on a corpus of any size (a lesson whose items come back
-after this many others is checked again, with the same result)."""
+_CHECKED = pytest.StashKey[dict[Path, _Checked]]()
+
+
+def _lesson_of(path: Path) -> Path:
+    return (path.parent / LESSON).resolve()
+
+
+def _collected(session: pytest.Session) -> list[Path]:
+    """The lessons whose items this process collected."""
+    return sorted({_lesson_of(item.parent.path) for item in session.items
+                   if isinstance(item.parent, LessonFixtures)})
+
+
+def _check(lessons: list[Path]) -> dict[Path, _Checked]:
+    """``lessons`` checked once, as ``rlkl check`` checks them (:func:`rlkl.check.check_paths`,
+    within their corpus, with its cache), by resolved lesson path."""
+    folder = default_dir()
+    result = check_paths(lessons, cache=Cache(folder) if folder is not None else None)
+    by_file: dict[str, list[Diagnostic]] = {}
+    for d in result.diagnostics:
+        by_file.setdefault(d.file, []).append(d)
+    reports: dict[Path, list[LessonReport]] = {}
+    for report in result.reports:
+        reports.setdefault(Path(report.path).parent.resolve() / LESSON, []).append(report)
+    checked = {}
+    for lesson in lessons:
+        own = sorted({display_path(lesson.with_name(name))
+                      for name in (LESSON, FILENAME, BINDINGS)})
+        found = tuple(reports.get(lesson, ()))
+        checked[lesson] = _Checked(
+            found, tuple(d for name in own for d in by_file.get(name, ())),
+            {c.id: c for r in found for c in r.checks},
+            {c.id: c for r in found for c in r.changes if c.subject == "claim"})
+    return checked
 
 
 class LessonFixtures(pytest.File):
@@ -131,47 +137,15 @@ class LessonFixtures(pytest.File):
 
     @property
     def checked(self) -> _Checked:
-        """This lesson's check, shared by its items: made where they run (so ``-n 2`` splits
-        that work), kept among the :data:`RECENT_LESSONS` most recent of this process."""
-        recent = self.config.stash.setdefault(_RECENT, OrderedDict())
-        found = recent.get(self.path)
-        if found is None:
-            result = self._check()
-            found = _Checked(
-                result,
-                {v.id: v for run in result.lessons for v in run.claims.verdicts},
-                {c.id: c for run in result.lessons for c in run.changes if c.subject == "claim"},
-            )
-            recent[self.path] = found
-            while len(recent) > RECENT_LESSONS:
-                recent.popitem(last=False)
-        recent.move_to_end(self.path)
-        return found
-
-    @property
-    def result(self) -> CheckResult:
-        """This lesson checked as ``rlkl check`` checks it within its corpus."""
-        return self.checked.result
-
-    def _check(self) -> CheckResult:
-        """Check the lesson within its corpus. The corpus is validated once per process (its
-        rules need every lesson), then indexed, so a lesson finds its part in O(1)."""
-        lesson = (self.path.parent / LESSON).resolve()
-        catalog = find_catalog(lesson)
-        root = catalog.parent if catalog is not None else lesson.parent
-        corpora = self.config.stash.setdefault(_CORPORA, {})
-        if root not in corpora:
-            corpora[root] = _Corpus.of(root)
-        corpus = corpora[root]
-        own = {display_path(lesson.with_name(name)) for name in (LESSON, FILENAME, BINDINGS)}
-        diagnostics = [d for name in sorted(own) for d in corpus.diagnostics.get(name, [])]
-        runs = []
-        for file in corpus.files.get(lesson, []):
-            run, error = check_lesson(file)
-            diagnostics.extend([error] if error else run.problems if run else [])
-            runs.extend([run] if run else [])
-        diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
-        return CheckResult(corpus.validation, runs, diagnostics)
+        """This lesson's check, shared by its items: every lesson this process collected is
+        checked at once, when its first item runs (:func:`_check`)."""
+        stash = self.config.stash
+        if _CHECKED not in stash:
+            stash[_CHECKED] = _check(_collected(self.session))
+        lesson = _lesson_of(self.path)
+        if lesson not in stash[_CHECKED]:  # not among the session's items (run by hand)
+            stash[_CHECKED].update(_check([lesson]))
+        return stash[_CHECKED][lesson]
 
     def collect(self) -> Iterator[pytest.Item]:
         try:
@@ -186,16 +160,6 @@ class LessonFixtures(pytest.File):
             yield ClaimItem.from_parent(self, name=entry["id"], entry=entry)
 
 
-def _claim_locations(result: CheckResult, ids: AbstractSet[str]) -> set[tuple[str, int, int]]:
-    """(file, line, column) of the numbers whose claims have items of their own."""
-    found = set()
-    for run in result.lessons:
-        for v in run.claims.verdicts:
-            if v.id in ids:
-                found.add((run.document.display, *locate(run.document, v.mention)))
-    return found
-
-
 class ClaimItem(pytest.Item):
     """One recorded claim, recomputed from the current lesson."""
 
@@ -208,10 +172,10 @@ class ClaimItem(pytest.Item):
         parent = self.parent
         assert isinstance(parent, LessonFixtures)
         checked = parent.checked
-        verdict = checked.verdicts.get(self.name)
+        verdict = checked.checks.get(self.name)
         change = checked.changes.get(self.name)
         if verdict is None or change is None:
-            if verdict is None and any(run.bindings_broken for run in checked.result.lessons):
+            if verdict is None and any(r.first_step for r in checked.reports):
                 raise ClaimFailure(
                     f"claim {self.name} is not checked: the lesson's claims.yaml has errors "
                     "(its lesson item says which); fix them first"
@@ -236,16 +200,16 @@ class ClaimItem(pytest.Item):
         return self.path, None, f"claim {self.name}"
 
 
-def _failed(verdict: Verdict) -> str:
+def _failed(check: Check) -> str:
     return brief(
-        f"prose says {verdict.mention.text} ({describe(verdict.mention.decimals)}) "
-        f'in "{verdict.quote}" at {verdict.mention.pointer}\n'
-        f"expected (computed): {verdict.expression} -> {verdict.computed}\n"
-        f"inputs: {verdict.inputs}\n{verdict.reason}"
+        f"prose says {check.text} ({describe(check.decimals)}) "
+        f'in "{check.quote}" at {check.pointer}\n'
+        f"expected (computed): {check.expression} -> {check.computed}\n"
+        f"inputs: {dict(check.inputs)}\n{check.reason}"
     )
 
 
-def _explain(change: Change, verdict: Verdict, recorded: dict[str, Any]) -> str:
+def _explain(change: Change, verdict: Check, recorded: dict[str, Any]) -> str:
     """What an item shows for a claim that is not verified."""
     if change.status is Status.FAILED:
         return _failed(verdict)
@@ -253,7 +217,7 @@ def _explain(change: Change, verdict: Verdict, recorded: dict[str, Any]) -> str:
         return brief(
             f"stale fixture ({', '.join(change.fields)} changed): recorded "
             f"{recorded.get('authored')!r} in {recorded.get('quote')!r}, the lesson now says "
-            f"{verdict.mention.text!r} in {verdict.quote!r}; run `rlkl regen` or "
+            f"{verdict.text!r} in {verdict.quote!r}; run `rlkl regen` or "
             "`pytest --rlkl-update`"
         )
     found = message(change)
@@ -269,10 +233,10 @@ class LessonItem(ClaimItem):
     def runtest(self) -> None:
         parent = self.parent
         assert isinstance(parent, LessonFixtures)
-        result = parent.result
-        errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
-        # locating every claim costs a source map: only worth it when there is an error
-        covered = _claim_locations(result, parent.claim_ids) if errors else set()
+        checked = parent.checked
+        errors = [d for d in checked.diagnostics if d.severity is Severity.ERROR]
+        covered = {(r.display, c.line, c.column) for r in checked.reports for c in r.checks
+                   if c.id in parent.claim_ids}
         own: list[Diagnostic] = [d for d in errors if (d.file, d.line, d.column) not in covered]
         if own:
             raise ClaimFailure(

@@ -11,30 +11,31 @@ from __future__ import annotations
 import math
 import os
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from rlkl.atomic import write_atomic
-from rlkl.cache import Cache, Entry, Key
+from rlkl.cache import Cache
 from rlkl.check import (
     CheckResult,
     LessonRun,
-    Outcome,
-    check_lesson,
+    Worked,
     compare_fixtures,
     internal_error,
-    lesson_entry,
+    run_lesson,
+    work_lessons,
 )
 from rlkl.claims import fixtures
 from rlkl.claims.changes import Change, up_to_date
+from rlkl.claims.report import Flags, LessonReport
 from rlkl.claims.scanner import format_number
 from rlkl.claims.source import encode_like, mention_range, splice
 from rlkl.corpus import CATALOG_FILE, LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import MAX_BYTES, display_path, file_kind
-from rlkl.pool import file_fingerprint, fingerprint, load_lesson, map_paths
+from rlkl.pool import fingerprint, load_lesson
 from rlkl.validate import LessonFile, Walks, discover, validate_paths
 
 MAX_FIX_ROUNDS = 5
@@ -107,30 +108,20 @@ class RegenReport:
             self.fixed[lesson] = self.fixed.get(lesson, 0) + count
 
 
-def _unfixable(run: LessonRun) -> str:
+def _unfixable(flags: Flags) -> str:
     """Why ``--fix`` must not touch a lesson ("" when it may): never guess between inputs."""
-    codes = {d.code for d in run.problems}
-    if run.bindings_error is not None:
-        return f"its claims.yaml has errors; {run.first_step()}"
-    ambiguous = ambiguity(run)
-    if ambiguous:
-        return ambiguous
-    if "RLKL420" in codes:
-        return "an input is written with different values in different places; fix that first"
-    return ""
+    if flags.first_step:
+        return f"its claims.yaml has errors; {flags.first_step}"
+    return ambiguity(flags) or (f"{flags.conflicting}; fix that first" if flags.conflicting
+                                else "")
 
 
-def ambiguity(run: LessonRun) -> str:
-    """Why the lesson's numbers have no single reading ("" when they do): a number read by
-    two claims in two roles (RLKL423) or both exempt and checked (RLKL411). ``--fix`` then
-    writes nothing for the lesson, fixtures included."""
-    found = [d for d in run.problems if d.code in ("RLKL423", "RLKL411")]
-    if not found:
+def ambiguity(flags: Flags) -> str:
+    """Why ``--fix`` writes nothing for the lesson, fixtures included ("" when it may): its
+    numbers have no single reading (:attr:`~rlkl.claims.report.LessonReport.ambiguous`)."""
+    if not flags.ambiguous:
         return ""
-    first = found[0]
-    return (f"its numbers are ambiguous ({first.code} at {first.file}:{first.line}: "
-            f"{first.message.split(';')[0]}), and --fix does not guess; nothing was written; "
-            "fix that first")
+    return f"{flags.ambiguous}, and --fix does not guess; nothing was written; fix that first"
 
 
 def _fix_lesson(run: LessonRun, report: RegenReport) -> int:
@@ -210,16 +201,14 @@ def _refusal(run: LessonRun, root: Path) -> Diagnostic | None:
         "", "RLKL902", f"regen does not write here: {where}; nothing was written or removed")
 
 
-def _fix_rounds(
-    run: LessonRun, asked: Sequence[Path], report: RegenReport
-) -> tuple[LessonRun | None, Diagnostic | None]:
+def _fix_rounds(run: LessonRun, asked: Sequence[Path], report: RegenReport) -> LessonRun | None:
     """``--fix`` on one lesson: rewrite its failing output numbers until nothing changes (a
     few rounds at most: a rewritten number can be the input of another claim). Returns the
     lesson as it now is, checked; None when it no longer loads as a lesson (its validation
-    says why), with the RLKL901 diagnostic when a stage raised on it."""
+    says why). Raises what a stage raises."""
     for _ in range(MAX_FIX_ROUNDS):
         path = run.file.path
-        why = _unfixable(run) or (
+        why = _unfixable(run.flags()) or (
             "it lies outside the corpus (RLKL902)" if _refusal(run, corpus_root(path, asked))
             else "")
         if why:
@@ -229,11 +218,11 @@ def _fix_rounds(
         if not count:
             break
         report.fixed[path] = report.fixed.get(path, 0) + count
-        again, error = check_lesson(load_lesson(path), freshness=False)
+        again = run_lesson(load_lesson(path), freshness=False)
         if again is None:
-            return None, error
+            return None
         run = again
-    return run, None
+    return run
 
 
 def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -> None:
@@ -299,97 +288,66 @@ def _shared(run: LessonRun) -> Diagnostic:
 
 def regen_lesson(
     file: LessonFile, *, asked: Sequence[Path], fix: bool, shared: frozenset[Path]
-) -> tuple[RegenReport, Outcome[None]]:
-    """One lesson: the ``--fix`` rounds, its fixtures written, kept or removed, and its check
-    afterwards (diagnostics, counts and the lesson's facts as it now is, and the fingerprint
-    of the text it started from). A stage that raises makes the lesson unfinished (RLKL901,
-    as in ``check_paths``) and the run goes on. Lessons are independent, so a large corpus
-    runs this across processes (:func:`rlkl.pool.map_paths`)."""
-    report = RegenReport()
+) -> Worked[RegenReport] | None:
+    """One lesson: the ``--fix`` rounds, its fixtures written, kept or removed, and its
+    report afterwards (the lesson as it now is), with the fingerprint of the text it started
+    from. A stage that raises makes the lesson unfinished (RLKL901, as in ``check_paths``)
+    and the run goes on. Lessons are independent, so a large corpus runs this across
+    processes (:func:`rlkl.check.work_lessons`). None: no valid lesson."""
+    if file.document is None:
+        return None
+    done = RegenReport()
     try:
-        entry = _regen(file, asked, fix, shared, report)
+        report = _regen(file, asked, fix, shared, done)
     except Exception as raised:  # any stage failure is reported at its lesson
-        entry = Entry.failure(internal_error(file.path, raised))
-    checked = fingerprint(file.document.text) if file.document is not None else ""
-    return report, Outcome(entry, None, checked)
+        report = LessonReport.failure(str(file.path), file.display,
+                                      internal_error(file.path, raised))
+    if report is None:
+        return None
+    return Worked(report, fingerprint(file.document.text), done)
 
 
 def _regen(
     file: LessonFile, asked: Sequence[Path], fix: bool, shared: frozenset[Path],
     report: RegenReport,
-) -> Entry:
-    """:func:`regen_lesson`'s work, what it did in ``report``; the lesson's entry after it."""
-    run, error = check_lesson(file, freshness=False)
+) -> LessonReport | None:
+    """:func:`regen_lesson`'s work, what it did in ``report``; the lesson's report after it."""
+    run = run_lesson(file, freshness=False)
     if run is not None and fix:
-        run, error = _fix_rounds(run, asked, report)
-    if error is not None:
-        return Entry.failure(error)
+        run = _fix_rounds(run, asked, report)
     if run is None:
-        return Entry((), 0, 0, 0)
-    if fix and ambiguity(run):
-        report.not_fixed[run.file.path] = ambiguity(run)
-    elif run.bindings_error is not None:  # claims unknown: fixtures written now would lose them
+        return None
+    flags = run.flags()
+    if fix and ambiguity(flags):
+        report.not_fixed[run.file.path] = ambiguity(flags)
+    elif flags.first_step:  # claims unknown: fixtures written now would lose them
         report.not_fixed[run.file.path] = (
-            f"its claims.yaml has errors, so its fixtures are kept; {run.first_step()}, then "
+            f"its claims.yaml has errors, so its fixtures are kept; {flags.first_step}, then "
             "run `rlkl regen` again")
     elif run.file.path in shared:
         report.refused.append(_shared(run))
     else:
         _write_fixture(run, asked, report)
-    # the lesson as regen saw it: only its fixtures are new, so it is compared with them again
-    if not run.bindings_broken:
-        run.changes, found, _ = compare_fixtures(run)
-        run.problems.extend(found)
-    return lesson_entry(run)
+    run.compare()  # the lesson as regen saw it: only its fixtures are new
+    return run.report()
 
 
 def nothing_to_do(
-    entry: Entry, lesson: Path, asked: Sequence[Path], shared: frozenset[Path]
+    entry: LessonReport, lesson: Path, asked: Sequence[Path], shared: frozenset[Path]
 ) -> bool:
-    """Whether regen has nothing to do for a lesson whose files the cached ``entry`` (of a
-    check or a regen) answers for. The one definition of when regen skips a lesson:
+    """Whether regen has nothing to do for a lesson whose files the cached report ``entry``
+    (of a check or a regen) answers for. The one definition of when regen skips a lesson:
 
     - the lesson reported nothing, no error or warning (so every claim verified, ``--fix``
       rewrites nothing and has no reason to refuse it);
     - its fixtures already say exactly what regen would write
-      (:attr:`~rlkl.cache.Entry.current`; a check can pass while they record an old glyph);
+      (:attr:`~rlkl.claims.report.LessonReport.current`; a check can pass while they
+      record an old glyph);
     - they are its own (no second lesson file shares them) and inside the corpus (else
       regen reports why it does not write there)."""
     if entry.diagnostics or not entry.current or lesson in shared:
         return False
     return in_corpus(lesson, corpus_root(lesson, asked))
-
-
-def _worked(
-    lessons: list[Path], each: Callable[[LessonFile], tuple[RegenReport, Outcome[None]]],
-    cache: Cache | None, shared: frozenset[Path], asked: Sequence[Path], jobs: int,
-) -> dict[Path, tuple[RegenReport, Entry]]:
-    """What regen did to each lesson it could read as one, in lesson order: ``each`` of it,
-    or, when the cache answers for its files and says there is nothing to do
-    (:func:`nothing_to_do`), nothing (its fixtures are reported unchanged). A lesson regen
-    left as it was is cached as ``rlkl check`` caches it
-    (:meth:`~rlkl.cache.Cache.put_if_unchanged`)."""
-    found: dict[Path, tuple[RegenReport, Entry]] = {}
-    keys: dict[Path, Key | None] = {}
-    texts: dict[Path, str] = {}  # the keyed lesson text, to compare with what regen read
-    for path in lessons:
-        key, hit = cache.lookup(path, display_path(path)) if cache else (None, None)
-        if hit is not None and nothing_to_do(hit, path, asked, shared):
-            found[path] = RegenReport(unchanged=[fixtures.path_for(path)]), hit
-            continue
-        keys[path] = key
-        if key is not None:
-            texts[path] = file_fingerprint(path)
-    missed = list(keys)
-    for path, one in zip(missed, map_paths(each, missed, jobs), strict=True):
-        if one is None:
-            continue
-        part, outcome = one
-        found[path] = part, outcome.entry
-        key = keys[path]
-        if cache is not None and key is not None and outcome.checked == texts[path]:
-            cache.put_if_unchanged(key, path, display_path(path), outcome.entry)
-    return {path: found[path] for path in lessons if path in found}
 
 
 def regen_paths(
@@ -415,19 +373,27 @@ def regen_paths(
     lessons = discover(paths, walks=walks)
     asked, shared = tuple(paths), _shared_fixtures(lessons)
     each = partial(regen_lesson, asked=asked, fix=fix, shared=shared)
-    done = _worked(lessons, each, cache, shared, asked, jobs)
+
+    def reuse(path: Path, hit: LessonReport) -> Worked[RegenReport] | None:
+        if not nothing_to_do(hit, path, asked, shared):
+            return None
+        return Worked(hit, done=RegenReport(unchanged=[fixtures.path_for(path)]))
+
+    answered, _ = work_lessons(lessons, each, cache, jobs, reuse=reuse)
+    done = {path: answered[path] for path in lessons if path in answered}  # lesson order
     report = RegenReport()
-    for part, _ in done.values():
-        report.merge(part)
+    for one in done.values():
+        if one.done is not None:
+            report.merge(one.done)
 
     def known(path: Path, display: str) -> Facts | None:  # rlkl.validate.Known
         one = done.get(path)
-        return one[1].facts if one is not None else None
+        return one.report.facts if one is not None else None
 
     validation = validate_paths(paths, known=known, walks=walks)
     result = CheckResult(validation, [], list(validation.diagnostics))
-    for _, entry in done.values():
-        result.add(entry)
+    for one in done.values():
+        result.add(one.report, cached=one.cached)
     result.diagnostics = sorted(
         [*result.diagnostics, *dict.fromkeys(report.refused)],
         key=lambda d: (d.file, d.line, d.column, d.code),

@@ -13,7 +13,7 @@ RLKL = Path(__file__).resolve().parents[1] / "rlkl"
 # rlkl.claims, bottom to top: a module may import only modules of lower layers.
 LAYERS = [
     {"scanner", "slots", "fields", "functions", "yaml_source", "latex_cache", "template_search",
-     "recorded"},
+     "recorded", "status"},
     {"expr", "precision", "records", "source", "latex"},
     {"bindings", "matching"},
     {"judge", "bind"},
@@ -21,6 +21,7 @@ LAYERS = [
     {"forms", "quiz", "coverage", "equations"},
     {"extract"},
     {"fixtures", "changes"},
+    {"report"},
     {"listing"},
     {"__init__"},
 ]

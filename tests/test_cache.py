@@ -19,7 +19,7 @@ from rlkl.claims import latex_cache
 from rlkl.cli import main
 from rlkl.loader import display_path
 from rlkl.render import render
-from tests.claims.helpers import SEED, Workspace
+from tests.claims.helpers import SEED, Workspace, checked_here
 
 
 def _json(paths: list[Path], cache: Cache | None) -> str:
@@ -88,7 +88,7 @@ def test_a_warm_check_equals_a_cold_one_after_every_kind_of_change(tmp_path: Pat
     cache = Cache(tmp_path / "cache")
     folder = [space.root / SEED]
     assert _json(folder, cache) == _json(folder, None)
-    assert check_paths(folder, cache=cache).counted  # the second run is answered from it
+    assert check_paths(folder, cache=cache).cached == 1  # the second run is answered from it
     edits = [
         ("lesson.json", "ratio is 1.4", "ratio is 1.5"),
         ("claims.yaml", "ratio: ppo_ratio_from_probs(p_new, p_old)", "ratio: p_new / p_old + 1"),
@@ -103,7 +103,9 @@ def test_a_warm_check_equals_a_cold_one_after_every_kind_of_change(tmp_path: Pat
     assert _json(folder, cache) == _json(folder, None)
 
 
-def test_a_restored_cache_answers_a_fresh_checkout_of_the_same_lessons(tmp_path: Path) -> None:
+def test_a_restored_cache_answers_a_fresh_checkout_of_the_same_lessons(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What a CI job with a cache step does: the files are new (other inodes and times), their
     bytes the same, so the entries answer; an edited lesson is checked again."""
     space = Workspace.copy(tmp_path, SEED, "ppo-clipped-objective")
@@ -114,9 +116,10 @@ def test_a_restored_cache_answers_a_fresh_checkout_of_the_same_lessons(tmp_path:
     shutil.rmtree(space.root)
     shutil.copytree(pristine, space.root)
     space.edit("ratio is 1.4", "ratio is 1.5")
+    here = checked_here(monkeypatch)
     result = check_paths([space.root], cache=cache)
-    assert [run.file.path.parent.name for run in result.lessons] == [SEED]
-    assert len(result.counted) == 1
+    assert here == [SEED]
+    assert result.cached == 1
     assert _json([space.root], cache) == _json([space.root], None)
 
 
@@ -143,8 +146,9 @@ def test_lessons_checked_in_processes_report_what_the_serial_loop_reports(
     space.edit("ratio is 1.4", "ratio is 1.5")  # one failing claim, one stale fixture
     monkeypatch.setattr(pool, "POOL_MIN_LESSONS", 1)
     serial = check_paths([space.root])
+    here = checked_here(monkeypatch)
     pooled = check_paths([space.root], jobs=2)
-    assert pooled.counted and not pooled.lessons  # it did use the pool
+    assert here == [] and len(pooled.reports) == 3  # it did use the pool
     assert render(pooled.diagnostics, pooled.summary(), "json") == render(
         serial.diagnostics, serial.summary(), "json"
     )
@@ -160,7 +164,7 @@ def test_corpus_rules_over_cached_lessons_report_what_a_cold_check_reports(
     cache = Cache(tmp_path / "cache")
     folder = [space.root]
     assert _json(folder, cache) == _json(folder, None)
-    assert len(check_paths(folder, cache=cache).counted) == 3  # all answered from the cache
+    assert check_paths(folder, cache=cache).cached == 3  # all answered from the cache
     text = space.read("kl-direction-estimators")
     space.path("kl-direction-estimators").write_text(
         text.replace('"id": "kl-direction-estimators"', '"id": "ppo-clipped-objective"', 1),

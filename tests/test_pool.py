@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from rlkl import check, pool, regen, validate
+from rlkl import check, pool, validate
 from rlkl.cache import Cache
 from rlkl.check import check_paths
 from rlkl.regen import regen_paths
 from rlkl.validate import LessonFile
-from tests.claims.helpers import SEED, Workspace
+from tests.claims.helpers import SEED, Workspace, checked_here
 
 LESSONS = (SEED, "ppo-clipped-objective", "kl-direction-estimators")
 
@@ -40,9 +40,12 @@ def space(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
     return Workspace.copy(tmp_path, *LESSONS)
 
 
-def test_lessons_are_checked_in_other_processes(space: Workspace) -> None:
-    pids = check_paths([space.root], jobs=2, view=_pid).views
-    assert len(pids) == len(LESSONS) and os.getpid() not in pids
+def test_lessons_are_checked_in_other_processes(
+    space: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = checked_here(monkeypatch)
+    result = check_paths([space.root], jobs=2)
+    assert len(result.reports) == len(LESSONS) and result.cached == 0 and here == []
 
 
 @pytest.fixture
@@ -90,12 +93,12 @@ def test_a_lesson_saved_while_workers_check_it_is_never_cached_under_other_bytes
     regen caches the lessons it leaves as they were), then reverts to the wrong one: the
     workers' clean result is not kept under the key of the wrong bytes, so the wrong number is
     still reported afterwards (a cached false pass otherwise)."""
-    module, run = {"check": (check, check_paths), "regen": (regen, regen_paths)}[command]
+    run = {"check": check_paths, "regen": regen_paths}[command]
     lesson = space.path()
     right = lesson.read_bytes()
     space.edit("ratio is 1.4. With", "ratio is 1.5. With")  # a wrong number: RLKL401
     wrong = lesson.read_bytes()
-    map_paths = module.map_paths
+    map_paths = check.map_paths
 
     def saved_meanwhile(*args, **options):  # type: ignore[no-untyped-def]
         lesson.write_bytes(right)
@@ -104,12 +107,12 @@ def test_a_lesson_saved_while_workers_check_it_is_never_cached_under_other_bytes
         finally:
             lesson.write_bytes(wrong)
 
-    monkeypatch.setattr(module, "map_paths", saved_meanwhile)
+    monkeypatch.setattr(check, "map_paths", saved_meanwhile)
     cache = Cache(tmp_path / "cache")
     during = run([space.root], jobs=2, cache=cache)  # type: ignore[operator]
     during = during[1] if command == "regen" else during  # regen: (report, check result)
     assert during.summary()["finished"] == len(LESSONS)
-    monkeypatch.setattr(module, "map_paths", map_paths)
+    monkeypatch.setattr(check, "map_paths", map_paths)
     after = check_paths([space.root], jobs=2, cache=cache)
     assert "RLKL401" in {d.code for d in after.diagnostics}
 
@@ -132,11 +135,12 @@ def test_a_lesson_no_worker_could_read_as_valid_is_validated_and_checked_here(
             lesson.write_bytes(wrong)
 
     monkeypatch.setattr(check, "map_paths", half_written)
+    here = checked_here(monkeypatch)
     result = check_paths([space.root], jobs=2)
     assert result.summary()["finished"] == len(LESSONS)
     [found] = [d for d in result.diagnostics if d.code == "RLKL401"]
     assert found.file.endswith(f"{SEED}/lesson.json")
-    assert {r.file.path.parent.name for r in result.lessons} == {SEED}  # checked here
+    assert here == [SEED]  # checked here
 
 
 def test_a_lesson_edited_during_its_serial_check_is_not_cached(

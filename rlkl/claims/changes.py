@@ -38,24 +38,14 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from rlkl.claims.recorded import kept, same
 from rlkl.claims.records import Exempt, LessonClaims, Verdict
 from rlkl.claims.scanner import MINUSES
+from rlkl.claims.status import Status
 
-
-class Status(str, Enum):
-    """How a claim stands against the committed fixtures (see the module docstring)."""
-
-    VERIFIED = "verified"
-    FAILED = "failed"
-    NEW = "new"
-    STALE = "stale"
-    DRIFT = "drift"
-    ORPHANED = "orphaned"
-    MISSING = "missing"
+__all__ = ["Change", "Status", "compare", "message", "up_to_date"]
 
 
 @dataclass(frozen=True)
@@ -72,11 +62,29 @@ class Change:
     recorded: Any = None
     computed: Any = None
     current: bool = False
+    text: str = ""  # the number as written (a claim or an exempt number; from its record)
+
+    def __post_init__(self) -> None:
+        fresh = self.verdict or self.exempt
+        if fresh is not None and not self.text:
+            object.__setattr__(self, "text", fresh.mention.text)
 
     @property
     def ok(self) -> bool:
         """Whether this is a pass for every consumer."""
         return self.status is Status.VERIFIED
+
+    def to_json(self) -> dict[str, Any]:
+        """The record without the fresh verdict or exemption (what a report keeps)."""
+        return {"status": self.status.value, "subject": self.subject, "id": self.id,
+                "index": self.index, "fields": list(self.fields), "recorded": self.recorded,
+                "computed": self.computed, "current": self.current, "text": self.text}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Change:
+        return cls(Status(data["status"]), data["subject"], data["id"], index=data["index"],
+                   fields=tuple(data["fields"]), recorded=data["recorded"],
+                   computed=data["computed"], current=data["current"], text=data["text"])
 
 
 # Not compared for staleness: results (compared for drift) and where the number sits in its
@@ -301,7 +309,7 @@ def message(
                 f"orphaned fixture: exempt number {change.recorded} is no longer in the "
                 f"lesson; {run}"
             )
-        text = change.exempt.mention.text if change.exempt else "?"
+        text = change.text or "?"
         how = f"changed ({', '.join(change.fields)})" if change.fields else "is new or changed"
         return "RLKL502", f"stale fixtures: exempt number {text} {how}; review it, then {run}"
     if change.subject == "fixtures":
@@ -325,8 +333,3 @@ def message(
         f"drift: the core now computes {change.computed} for {change.id}, the fixture "
         f"recorded {change.recorded}; review, then {run}"
     )
-
-
-def statuses(changes: Iterable[Change]) -> dict[str, Status]:
-    """Claim id -> status, for the consumers that show one outcome per claim."""
-    return {c.id: c.status for c in changes if c.subject == "claim"}

@@ -33,6 +33,7 @@ from rlkl.claims.latex import (
     strip_sizing,
 )
 from rlkl.claims.records import EquationRecord
+from rlkl.claims.status import Status
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document
 
@@ -43,12 +44,7 @@ MAX_POINTS = 5000
 MAX_RELATIONS = 50  # per equation string
 MAX_HINTS = 20  # unbound relations whose symbols are read for the message, per lesson
 VERIFIED, FAILED, EXEMPT, UNREADABLE, UNBOUND = (
-    "verified",
-    "FAILED",
-    "exempt",
-    "unreadable",
-    "UNBOUND",
-)
+    Status.VERIFIED, Status.FAILED, Status.EXEMPT, Status.UNREADABLE, Status.UNBOUND)
 __all__ = ["EquationRecord", "check_equations"]
 
 
@@ -225,7 +221,7 @@ def _unused(
 class _Failed(Exception):
     """One relation's check ended: its status, code, message and where it belongs."""
 
-    def __init__(self, status: str, code: str, message: str, at_binding: bool = False) -> None:
+    def __init__(self, status: Status, code: str, message: str, at_binding: bool = False) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.at_binding = status, code, message, at_binding
 

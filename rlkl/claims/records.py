@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from rlkl.claims.scanner import Mention
+from rlkl.claims.status import Status
 from rlkl.diagnostics import Diagnostic
 
 Key = tuple[str, int]  # (pointer, start) of a mention
@@ -114,14 +115,14 @@ class EquationRecord:
 
     pointer: str
     relation: str
-    status: str  # verified | FAILED | exempt | unreadable | UNBOUND
+    status: Status  # verified | failed | exempt | unreadable | unbound
     detail: str  # the expression and point count, the exemption reason, or the problem
 
     def to_json(self) -> dict[str, str]:
         return {
             "pointer": self.pointer,
             "relation": self.relation,
-            "status": self.status,
+            "status": self.status.value,
             "detail": self.detail,
         }
 

@@ -131,7 +131,12 @@ def regen(
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def claims(paths: tuple[Path, ...], fmt: str) -> None:
+@no_cache_option(
+    "Recheck every lesson. By default a lesson whose files are unchanged reuses the result "
+    "`rlkl check` cached for it (the same rows)."
+)
+@jobs_option
+def claims(paths: tuple[Path, ...], fmt: str, no_cache: bool, jobs: int | None) -> None:
     """List every numeric mention with its role and status (default: content/).
 
     \b
@@ -140,11 +145,10 @@ def claims(paths: tuple[Path, ...], fmt: str) -> None:
       rlkl claims --format json
     """
     asked = paths_or_content(paths)
-    result = check_paths(asked)
+    result = check_paths(asked, cache=cache_unless(no_cache), jobs=jobs_or_cpus(jobs))
     require_lessons(result.summary(), result.diagnostics, asked)
-    lessons = [(run.document, run.claims, run.changes) for run in result.lessons]
-    rows = mention_rows(lessons)
-    equations = equation_rows(lessons)
+    rows = mention_rows(result.reports)
+    equations = equation_rows(result.reports)
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:  # say why a lesson has no rows (or failing ones), on stderr
         click.echo(render(errors, result.summary(), "text"), err=True, nl=False)

@@ -24,6 +24,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
+from rlkl.cache import Cache, default_dir
 from rlkl.resources import schema_dir
 from rlkl.site.lesson import Link, fill, lesson_markdown
 from rlkl.site.pages import (
@@ -51,6 +52,8 @@ class RlklConfig(Config):  # type: ignore[no-untyped-call]
     repository = config_options.Optional(config_options.Type(str))
     experiment = config_options.Type(bool, default=True)
     minify = config_options.Type(bool, default=True)
+    # reuse `rlkl check`'s cache of unchanged lessons (RLKL_CACHE_DIR=off turns it off too)
+    cache = config_options.Type(bool, default=True)
 
 
 class BuildFailed(PluginError):
@@ -86,7 +89,9 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.readme = self._path(config, repository) / "README.md" if repository else None
         if not content.is_dir():
             raise PluginError(f"rlkl: content folder {content} does not exist")
-        check = check_site(content, jobs=self.jobs)
+        folder = default_dir() if self.config.cache else None
+        check = check_site(content, jobs=self.jobs,
+                           cache=Cache(folder) if folder is not None else None)
         if check.errors:
             raise BuildFailed(check.report)
         self.check = check

@@ -2,16 +2,11 @@
 
 Every other site module uses the small frozen records defined here, never the claim engine's
 own types, so the engine can change shape behind this one adapter. The site runs exactly the
-check ``rlkl check`` runs (:func:`rlkl.check.check_paths`, freshness included, no cache; each
-lesson's records are converted where it was checked), and a claim's status is the one its
-:class:`rlkl.claims.changes.Change` record gives: there is one definition of "verified".
-
-Status of a number (the rule of ``rlkl claims``, :mod:`rlkl.claims.listing`): for an exempt
-number ``exempt`` when its fixture entry is verified, else that change's status; otherwise
-``failed`` when a check anchored on it fails; else the first non-verified change status of
-those checks (``new``, ``stale``, ``drift``, ``missing``); else ``input`` (read from the prose,
-or an intermediate of worked arithmetic), ``verified`` (every check on it verified), or
-``unaccounted``. The core version shown is :data:`rlkl.core.CORE_VERSION`.
+check ``rlkl check`` runs (:func:`rlkl.check.check_paths`, with its cache and process pool)
+and reads each lesson's :class:`~rlkl.claims.report.LessonReport`: a number's status is the
+report's (:func:`rlkl.claims.report.number_status`, the rule of ``rlkl claims`` and the
+pytest plugin too), so there is one definition of "verified". The core version shown is
+:data:`rlkl.core.CORE_VERSION`.
 """
 
 from __future__ import annotations
@@ -24,23 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rlkl.check import LessonRun, check_paths
-from rlkl.claims.changes import Change, Status
-from rlkl.claims.records import Key, Verdict
-from rlkl.claims.source import line_column, mention_range
+from rlkl.cache import Cache
+from rlkl.check import check_paths
+from rlkl.claims.report import Check, LessonReport, Number
+from rlkl.claims.status import Status
 from rlkl.core import CORE_VERSION
 from rlkl.diagnostics import Severity
 from rlkl.models import Lesson
 from rlkl.render import render
-
-VERIFIED, FAILED, INPUT, EXEMPT, UNACCOUNTED = (
-    "verified",
-    "failed",
-    "input",
-    "exempt",
-    "unaccounted",
-)
-
+from rlkl.validate import LessonFile
 
 # claim kinds whose number is a stated wrong value (the check is that it differs)
 WRONG_ON_PURPOSE = frozenset({"negative", "distractor", "misconception"})
@@ -156,11 +143,6 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def _claim(verdict_id: str) -> str:
-    """The authored claim a check belongs to (``ppo-ratio.ratio@/x`` -> ``ppo-ratio``)."""
-    return verdict_id.split("@")[0].split(".")[0]
-
-
 def _inputs(inputs: Mapping[str, Any]) -> str:
     return ", ".join(f"{name} = {_show(value)}" for name, value in inputs.items())
 
@@ -169,24 +151,23 @@ def _precision(decimals: int) -> str:
     return "an exact zero" if decimals == 0 else f"{decimals} decimal{'s' * (decimals != 1)}"
 
 
-def _verdict_detail(verdicts: Sequence[Verdict]) -> str:
+def _verdict_detail(checks: Sequence[Check]) -> str:
     """What the checks anchored on one number computed (the first is the number's own)."""
-    main = verdicts[0]
-    mention = main.mention
-    written = "an integer (±0.5)" if mention.decimals == 0 else _precision(mention.decimals)
-    parts = [f"{main.kind} ({_claim(main.id)}): {main.expression}"]
+    main = checks[0]
+    written = "an integer (±0.5)" if main.decimals == 0 else _precision(main.decimals)
+    parts = [f"{main.kind} ({main.claim}): {main.expression}"]
     if main.inputs:
         parts.append(f"with {_inputs(main.inputs)}")
     if main.kind in WRONG_ON_PURPOSE:
-        parts.append(f"computed {_show(main.computed)}; the written {mention.text} is meant "
+        parts.append(f"computed {_show(main.computed)}; the written {main.text} is meant "
                      f"to be wrong and differs from it at {written}")
     else:
-        parts.append(f"computed {_show(main.computed)}; written {mention.text} at {written}")
+        parts.append(f"computed {_show(main.computed)}; written {main.text} at {written}")
     text = " ".join(parts)
-    if len(verdicts) > 1:
-        text += f"; {len(verdicts) - 1} more check{'s' * (len(verdicts) > 2)} on this number hold"
-    if not all(v.ok for v in verdicts):
-        text += "; FAILS: " + "; ".join(v.reason for v in verdicts if not v.ok)
+    if len(checks) > 1:
+        text += f"; {len(checks) - 1} more check{'s' * (len(checks) > 2)} on this number hold"
+    if not all(c.ok for c in checks):
+        text += "; FAILS: " + "; ".join(c.reason for c in checks if not c.ok)
     return text
 
 
@@ -196,11 +177,11 @@ def _right_side(expression: str) -> str:
     return rest.strip() if sep and name.strip().isidentifier() else expression.strip()
 
 
-def _ppo_point(verdicts: Sequence[Verdict]) -> PpoPoint | None:
+def _ppo_point(checks: Sequence[Check]) -> PpoPoint | None:
     """The first ``ppo_clip_objective(r, A, eps)`` claim with its arguments read from inputs."""
-    for verdict in verdicts:
+    for check in checks:
         try:
-            tree = ast.parse(_right_side(verdict.expression), mode="eval")
+            tree = ast.parse(_right_side(check.expression), mode="eval")
         except SyntaxError:
             continue
         call = tree.body
@@ -209,135 +190,88 @@ def _ppo_point(verdicts: Sequence[Verdict]) -> PpoPoint | None:
             and isinstance(call.func, ast.Name)
             and call.func.id == "ppo_clip_objective"
             and len(call.args) == 3
-            and all(isinstance(a, ast.Name) and a.id in verdict.inputs for a in call.args)
+            and all(isinstance(a, ast.Name) and a.id in check.inputs for a in call.args)
         ):
             continue
-        values = [verdict.inputs[a.id] for a in call.args if isinstance(a, ast.Name)]
+        values = [check.inputs[a.id] for a in call.args if isinstance(a, ast.Name)]
         try:
             ratio, advantage, epsilon = (float(v) for v in values)
         except (TypeError, ValueError):
             continue
-        return PpoPoint(ratio, advantage, epsilon, *_probabilities(verdicts, ratio))
+        return PpoPoint(ratio, advantage, epsilon, *_probabilities(checks, ratio))
     return None
 
 
-def _probabilities(
-    verdicts: Sequence[Verdict], ratio: float
-) -> tuple[float | None, float | None]:
+def _probabilities(checks: Sequence[Check], ratio: float) -> tuple[float | None, float | None]:
     """The probabilities a lesson derives this ratio from (``ppo_ratio(log(p), log(q))``)."""
-    for verdict in verdicts:
-        expression = _right_side(verdict.expression)
+    for check in checks:
+        expression = _right_side(check.expression)
         if expression.startswith("ppo_ratio") and math.isclose(
-            float(verdict.computed), ratio, rel_tol=1e-12
+            float(check.computed), ratio, rel_tol=1e-12
         ):
             names = [n.id for n in ast.walk(ast.parse(expression, mode="eval"))
-                     if isinstance(n, ast.Name) and n.id in verdict.inputs]
+                     if isinstance(n, ast.Name) and n.id in check.inputs]
             if len(names) == 2:
-                return float(verdict.inputs[names[1]]), float(verdict.inputs[names[0]])
+                return float(check.inputs[names[1]]), float(check.inputs[names[0]])
     return None, None
 
 
-def claim_statuses(run: LessonRun) -> dict[str, Status]:
-    """Claim id -> its status from the lesson's change records (``rlkl check``'s judgement).
+def _detail(number: Number, checks: Sequence[Check], users: Mapping[str, list[str]]) -> str:
+    """What hovering a number says: its status (the report's) and how it was checked."""
+    status = number.status
+    if number.exempt:
+        detail = f"exempt: {number.reason}"
+        if status is not Status.EXEMPT:
+            detail += f" ({status.value.upper()} in the fixtures: run `rlkl regen`)"
+        return detail
+    if status is Status.FAILED:
+        return "FAILED " + _verdict_detail(checks)
+    if checks and status is not Status.VERIFIED and status is not Status.INPUT:
+        return f"{status.value.upper()} fixture (run `rlkl regen`): " + _verdict_detail(checks)
+    if number.role.startswith("input"):
+        name = number.role.partition(" ")[2]
+        using = users.get(name, [])
+        used = ", ".join(using[:3]) + (f" and {len(using) - 3} more" if len(using) > 3 else "")
+        return f"input {name} = {number.text} (exact), used by {used or 'its sentence'}"
+    if number.role.startswith("intermediate"):
+        return "intermediate of the worked arithmetic around it, checked with that result"
+    if checks:
+        return "verified " + _verdict_detail(checks)
+    return "UNACCOUNTED: neither checked nor exempt"
 
-    A claim without a claim-level change takes the file-level one when the fixtures file is
-    missing; a failing verdict is ``failed`` whatever the fixtures say (as ``rlkl claims``).
-    """
-    of_claim = {c.id: c.status for c in run.changes if c.subject == "claim"}
-    missing = any(c.status is Status.MISSING for c in run.changes)
-    fallback = Status.MISSING if missing else Status.NEW
-    return {
-        v.id: Status.FAILED if not v.ok else of_claim.get(v.id, fallback)
-        for v in run.claims.verdicts
-    }
 
-
-def _exempt_statuses(changes: Sequence[Change]) -> dict[Key, Status]:
-    return {c.exempt.mention.key: c.status for c in changes if c.exempt is not None}
-
-
-def _lesson_record(run: LessonRun) -> tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]:
-    claims = run.claims
-    lesson = run.file.lesson
-    assert lesson is not None  # only schema-valid lessons have runs
-    document = run.document
-    by_mention: dict[tuple[str, int], list[Verdict]] = {}
-    for verdict in claims.verdicts:
-        by_mention.setdefault(verdict.mention.key, []).append(verdict)
-    exempt = {e.mention.key: e for e in claims.exempt}
-    status_of = claim_statuses(run)
-    exempt_status = _exempt_statuses(run.changes)
+def _lesson_record(
+    report: LessonReport, file: LessonFile
+) -> tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]:
+    """The site's records of one lesson: its report, with the model and the document its
+    file has (read again here when a worker or the cache checked it)."""
+    lesson, document = file.lesson, file.document
+    assert lesson is not None and document is not None  # only valid lessons have reports
     users: dict[str, list[str]] = {}
-    for verdict in claims.verdicts:
-        for name in verdict.inputs:
-            if _claim(verdict.id) not in users.setdefault(name, []):
-                users[name].append(_claim(verdict.id))
-
+    for check in report.checks:
+        for name in check.inputs:
+            if check.claim not in users.setdefault(name, []):
+                users[name].append(check.claim)
     marks: dict[str, list[Mark]] = {}
-    for mention in claims.mentions:
-        role = claims.roles.get(mention.key, "")
-        verdicts = by_mention.get(mention.key, [])
-        pending = [status_of[v.id] for v in verdicts if status_of[v.id] is not Status.VERIFIED]
-        if mention.key in exempt:
-            fixed = exempt_status.get(mention.key, Status.MISSING)
-            status = EXEMPT if fixed is Status.VERIFIED else fixed.value
-            detail = f"exempt: {exempt[mention.key].reason}"
-            if status != EXEMPT:
-                detail += f" ({status.upper()} in the fixtures: run `rlkl regen`)"
-        elif Status.FAILED in pending:
-            status, detail = FAILED, "FAILED " + _verdict_detail(verdicts)
-        elif pending:
-            status = pending[0].value
-            detail = f"{status.upper()} fixture (run `rlkl regen`): " + _verdict_detail(verdicts)
-        elif role.startswith("input"):
-            name = role.partition(" ")[2]
-            claims_using = users.get(name, [])
-            used = ", ".join(claims_using[:3]) + (
-                f" and {len(claims_using) - 3} more" if len(claims_using) > 3 else ""
-            )
-            status = INPUT
-            detail = f"input {name} = {mention.text} (exact), used by {used or 'its sentence'}"
-        elif role.startswith("intermediate"):
-            status = INPUT
-            detail = "intermediate of the worked arithmetic around it, checked with that result"
-        elif verdicts:
-            status, detail = VERIFIED, "verified " + _verdict_detail(verdicts)
-        else:
-            status, detail = UNACCOUNTED, "UNACCOUNTED: neither checked nor exempt"
-        marks.setdefault(mention.pointer, []).append(
-            Mark(mention.start, mention.end, mention.text, status, detail)
-        )
-    rows = []
-    for verdict in claims.verdicts:
-        start, _ = mention_range(document, verdict.mention)
-        line, column = line_column(document.text, start)
-        rows.append(
-            ClaimRow(
-                lesson.id,
-                verdict.id,
-                verdict.kind,
-                document.display,
-                line,
-                column,
-                verdict.mention.pointer,
-                verdict.mention.text,
-                verdict.expression,
-                _show(verdict.computed),
-                status_of[verdict.id].value,
-                verdict.quote,
-            )
-        )
-    exempt_rows = [
-        ExemptRow(lesson.id, e.mention.pointer, e.mention.text, e.reason, e.quote)
-        for e in claims.exempt
+    for number in report.numbers:
+        checks = [c for c in map(report.check, number.checks) if c is not None]
+        marks.setdefault(number.pointer, []).append(
+            Mark(number.start, number.end, number.text, number.status.value,
+                 _detail(number, checks, users)))
+    rows = [
+        ClaimRow(lesson.id, c.id, c.kind, report.display, c.line, c.column, c.pointer, c.text,
+                 c.expression, _show(c.computed), c.status.value, c.quote)
+        for c in report.checks
     ]
+    exempt_rows = [ExemptRow(lesson.id, n.pointer, n.text, n.reason, n.quote)
+                   for n in report.numbers if n.exempt]
     record = LessonRecord(
         lesson,
-        document.display,
+        report.display,
         {pointer: tuple(sorted(ms, key=lambda m: m.start)) for pointer, ms in marks.items()},
-        sum(status_of[v.id] is Status.VERIFIED for v in claims.verdicts),
-        len(claims.exempt),
-        _ppo_point(claims.verdicts),
+        sum(c.status is Status.VERIFIED for c in report.checks),
+        report.exempt,
+        _ppo_point(report.checks),
         {
             f"/science/{i}/equation": document.locate(f"/science/{i}/equation")
             for i in range(len(lesson.science))
@@ -360,16 +294,16 @@ def _catalog(content: Path) -> tuple[CatalogItem, ...]:
     )
 
 
-def check_site(content: Path, *, jobs: int = 1) -> SiteCheck:
-    """Run ``rlkl check`` on ``content`` once and convert its results for the site.
-
-    No cache (a cached lesson has counts only, and a page needs every record of its lesson).
-    With ``jobs`` > 1 a large corpus is checked across processes, each converting its
-    lessons' records (:func:`_lesson_record` as the check's ``view``).
-    """
-    result = check_paths([content], jobs=jobs, view=_lesson_record)
+def check_site(content: Path, *, jobs: int = 1, cache: Cache | None = None) -> SiteCheck:
+    """Run ``rlkl check`` on ``content`` once (with its ``cache`` and ``jobs``) and convert
+    each lesson's :class:`~rlkl.claims.report.LessonReport` for the site."""
+    result = check_paths([content], jobs=jobs, cache=cache)
+    files = {str(f.path): f for f in result.validation.files}
     lessons, claims, exempt = [], [], []
-    for record, rows, exempt_rows in result.views:
+    for report in result.reports:
+        if report.failed:
+            continue  # its RLKL901 stops the build
+        record, rows, exempt_rows = _lesson_record(report, files[report.path])
         lessons.append(record)
         claims.extend(rows)
         exempt.extend(exempt_rows)

@@ -103,7 +103,7 @@ def test_notation_outside_the_subset_is_refused_with_a_reason(latex: str) -> Non
 def test_every_shipped_equation_is_checked_or_exempt() -> None:
     result = check_paths([CONTENT])
     assert not [d for d in result.diagnostics if d.code.startswith("RLKL43")]
-    records = [r for run in result.lessons for r in run.claims.equations]
+    records = [r for report in result.reports for r in report.equations]
     assert {r.status for r in records} <= {"verified", "exempt"}
     verified = {(r.pointer, r.relation) for r in records if r.status == "verified"}
     assert ("/science/0/equation", "J_{clip}") in verified
@@ -169,7 +169,7 @@ def test_an_exemption_with_a_reason_covers_an_unreadable_equation(tmp_path: Path
     )
     result = check_paths([root])
     assert result.summary()["errors"] == 0, result.diagnostics
-    records = {r.relation: r.status for run in result.lessons for r in run.claims.equations}
+    records = {r.relation: r.status for report in result.reports for r in report.equations}
     assert records["J_{clip}"] == "exempt"
 
 

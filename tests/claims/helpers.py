@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -9,11 +10,27 @@ from pathlib import Path
 
 import pytest
 
+from rlkl import check
 from rlkl.check import CheckResult, check_paths
 from rlkl.diagnostics import Diagnostic
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 SEED = "policy-gradient-kl-control"
+
+
+def checked_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The folders of the lessons this process (not a worker, not the cache) checks from now
+    on, as ``rlkl check`` checks them (:func:`rlkl.check.check_lesson`)."""
+    here: list[str] = []
+    real, parent = check.check_lesson, os.getpid()
+
+    def spy(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.getpid() == parent:
+            here.append(file.path.parent.name)
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(check, "check_lesson", spy)
+    return here
 
 
 @dataclass

@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rlkl.check import check_paths
-from rlkl.claims.listing import INPUT, mention_rows
+from rlkl.claims.listing import mention_rows
+from rlkl.claims.status import Status
 from rlkl.diagnostics import Severity
 from tests.claims.helpers import copy_lesson
 
@@ -40,7 +41,7 @@ def uncaught_faults(tmp_path: Path, lesson: str) -> tuple[int, list[str]]:
     original = path.read_text(encoding="utf-8")
     clean = check_paths([folder])
     assert clean.summary()["errors"] == 0, [d.message for d in clean.diagnostics]
-    rows = mention_rows((run.document, run.claims, run.changes) for run in clean.lessons)
+    rows = mention_rows(clean.reports)
     missed = []
     for row in rows:
         offset = _offset(original, row.line, row.column)
@@ -52,7 +53,7 @@ def uncaught_faults(tmp_path: Path, lesson: str) -> tuple[int, list[str]]:
             for d in check_paths([folder]).diagnostics
             if d.severity is Severity.ERROR and d.file.endswith(f"{lesson}/lesson.json")
         ]
-        if row.status != INPUT:
+        if row.status != Status.INPUT.shown:
             errors = [d for d in errors if (d.line, d.column) == (row.line, row.column)]
         if not errors:
             missed.append(f"{row.pointer} {row.text!r} -> {_changed(row.text)!r} ({row.role})")

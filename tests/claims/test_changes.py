@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from rlkl.check import check_paths
+from rlkl.check import run_lesson
 from rlkl.claims import changes, fixtures
+from rlkl.validate import load_lesson
 from tests.claims.helpers import SEED, Workspace
 
 
@@ -40,7 +41,8 @@ def test_a_claim_recorded_as_it_is_gets_the_change_the_fields_give(
     space = Workspace.copy(tmp_path)
     if wrong:
         space.edit("ratio is 1.4. With", "ratio is 1.5. With")  # a failing claim
-    [run] = check_paths([space.root / SEED]).lessons
+    run = run_lesson(load_lesson(space.root / SEED / "lesson.json")[0])
+    assert run is not None
     fresh = fixtures.build(run.claims)
     by_id = {v.id: v for v in run.claims.verdicts}
     seen = set()

@@ -100,7 +100,7 @@ def test_every_consumer_gives_the_same_verdict(case: str, pytester: pytest.Pytes
 
     checked = check_paths([folder])
     check_ok = checked.summary()["errors"] == 0
-    failing = {c.id for run in checked.lessons for c in run.changes if not c.ok}
+    failing = {c.id for r in checked.reports for c in r.changes if not c.ok}
 
     listed = CliRunner().invoke(main, ["claims", str(folder), "--format", "json"])
     claims_ok = listed.exit_code == 0

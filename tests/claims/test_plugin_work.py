@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rlkl import pytest_plugin
+from rlkl import check, pytest_plugin
 from tests.claims.helpers import CONTENT, SEED
 
 pytest_plugins = ["pytester"]
@@ -54,12 +54,28 @@ def _counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[tu
 def test_each_lesson_is_checked_once_not_once_per_item(
     corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    checked = _counting(monkeypatch, pytest_plugin, "check_lesson")
-    validated = _counting(monkeypatch, pytest_plugin, "validate_paths")
+    monkeypatch.setenv("RLKL_CACHE_DIR", "off")  # every lesson is checked, none answered
+    runs = _counting(monkeypatch, pytest_plugin, "check_paths")  # rlkl check, as it runs
+    checked = _counting(monkeypatch, check, "check_lesson")
     result = corpus.runpytest_inprocess("content", *QUIET)
     result.assert_outcomes(passed=sum(_items(lesson) for lesson in LESSONS))
     assert sorted(args[0].path.parent.name for args in checked) == sorted(LESSONS)
-    assert len(validated) == 1  # the corpus, once for all its lessons
+    assert len(runs) == 1  # the lessons collected, once for all their items
+
+
+def test_a_warm_cache_answers_the_plugin_as_it_answers_rlkl_check(
+    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RLKL_CACHE_DIR", str(corpus.path / "cache"))
+    _break_seed(corpus.path)
+    cold = corpus.runpytest_inprocess("content", *QUIET)
+    cold.assert_outcomes(failed=1, passed=sum(_items(lesson) for lesson in LESSONS) - 1)
+    checked = _counting(monkeypatch, check, "check_lesson")
+    warm = corpus.runpytest_inprocess("content", *QUIET)
+    warm.assert_outcomes(failed=1, passed=sum(_items(lesson) for lesson in LESSONS) - 1)
+    assert [line for line in warm.outlines if line.startswith("prose says")] == [
+        line for line in cold.outlines if line.startswith("prose says")]
+    assert checked == []  # every lesson unchanged: answered by the cache
 
 
 def test_running_does_not_collect_the_fixtures_again(
@@ -89,29 +105,18 @@ def _break_seed(root: Path) -> None:
     lesson.write_text(text.replace("ratio is 1.4", "ratio is 1.5", 1), encoding="utf-8")
 
 
-def test_a_lesson_evicted_from_the_recent_ones_is_checked_again_with_the_same_result(
+def test_interleaved_lessons_are_checked_once_with_the_verdicts_of_a_run_in_order(
     corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("RLKL_CACHE_DIR", "off")
     _break_seed(corpus.path)
     in_order = corpus.runpytest_inprocess("content", *QUIET)
     in_order.assert_outcomes(failed=1, passed=sum(_items(lesson) for lesson in LESSONS) - 1)
     failure = [line for line in in_order.outlines if line.startswith("prose says")]
 
     corpus.makeconftest(INTERLEAVE)
-    monkeypatch.setattr(pytest_plugin, "RECENT_LESSONS", 1)
-    checked = _counting(monkeypatch, pytest_plugin, "check_lesson")
+    checked = _counting(monkeypatch, check, "check_lesson")
     shuffled = corpus.runpytest_inprocess("content", *QUIET)
     shuffled.assert_outcomes(failed=1, passed=sum(_items(lesson) for lesson in LESSONS) - 1)
     assert [line for line in shuffled.outlines if line.startswith("prose says")] == failure
-    assert len(checked) > len(LESSONS)  # interleaved with one kept: checked again, same verdicts
-
-
-def test_interleaved_lessons_within_the_recent_ones_are_checked_once(
-    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    corpus.makeconftest(INTERLEAVE)
-    checked = _counting(monkeypatch, pytest_plugin, "check_lesson")
-    corpus.runpytest_inprocess("content", *QUIET).assert_outcomes(
-        passed=sum(_items(lesson) for lesson in LESSONS)
-    )
-    assert len(checked) == len(LESSONS) <= pytest_plugin.RECENT_LESSONS
+    assert len(checked) == len(LESSONS)

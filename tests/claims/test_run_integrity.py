@@ -172,7 +172,7 @@ def test_a_regen_stage_that_raises_is_a_located_error_and_the_run_goes_on(
     assert report.updated == [space.path(LATER, "fixtures.json")]
     assert result.summary()["finished"] == 1
     monkeypatch.undo()
-    assert check_paths([space.root / SEED], cache=cache).lessons  # not answered by the cache
+    assert check_paths([space.root / SEED], cache=cache).cached == 0  # not answered by it
 
 
 def test_in_corpus_is_owns_of_the_lesson_and_its_fixtures(tmp_path: Path) -> None:

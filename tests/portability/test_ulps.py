@@ -42,7 +42,7 @@ def test_check_gives_the_same_verdict_on_noisy_fixtures(noisy: Path) -> None:
     assert result.diagnostics == []
     summary = result.summary()
     assert summary["claims"] == summary["verified"] == _claims(CONTENT)
-    statuses = {c.status.value for run in result.lessons for c in run.changes}
+    statuses = {c.status.value for report in result.reports for c in report.changes}
     assert statuses == {"verified"}
 
 

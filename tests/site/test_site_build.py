@@ -151,8 +151,8 @@ def test_a_claims_status_is_its_change_record_as_rlkl_check_judges_it(tmp_path: 
     stale["quote"] = "words the lesson no longer has"
     path.write_text(json.dumps(fixtures, indent=2) + "\n", "utf-8")
     site = check_site(content)
-    truth = {(run.claims.lesson_id, c.id): c.status.value for run in check_paths([content]).lessons
-             for c in run.changes if c.subject == "claim"}
+    truth = {(report.id, c.id): c.status.value for report in check_paths([content]).reports
+             for c in report.changes if c.subject == "claim"}
     lesson = "ppo-clipped-objective"
     assert truth[lesson, drifted["id"]] == "drift" and truth[lesson, stale["id"]] == "stale"
     assert {(r.lesson, r.claim): r.status for r in site.claims} == truth
