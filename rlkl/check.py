@@ -26,7 +26,7 @@ from rlkl.claims.records import LessonClaims
 from rlkl.claims.report import Flags, LessonReport, report_of
 from rlkl.claims.source import locate
 from rlkl.corpus import Facts
-from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.diagnostics import Diagnostic, Severity, code
 from rlkl.loader import Document, display_path
 from rlkl.pool import file_fingerprint, fingerprint, map_paths
 from rlkl.validate import LessonFile, ValidationResult, Walks, discover, validate_paths
@@ -88,7 +88,8 @@ class LessonRun:
 def _ambiguity(run: LessonRun) -> str:
     """Why the lesson's numbers have no single reading ("" when they do): a number read by
     two claims in two roles (RLKL423) or both exempt and checked (RLKL411)."""
-    found = next((d for d in run.problems if d.code in ("RLKL423", "RLKL411")), None)
+    ambiguous = {code("number-read-two-ways"), code("exempt-and-checked")}
+    found = next((d for d in run.problems if d.code in ambiguous), None)
     if found is None:
         return ""
     return (f"its numbers are ambiguous ({found.code} at {found.file}:{found.line}: "
@@ -97,7 +98,7 @@ def _ambiguity(run: LessonRun) -> str:
 
 def _conflict(run: LessonRun) -> str:
     """Why an input has no single value ("" when every input has one): RLKL420."""
-    found = next((d for d in run.problems if d.code == "RLKL420"), None)
+    found = next((d for d in run.problems if d.code == code("conflicting-input")), None)
     return "" if found is None else "an input is written with different values in different places"
 
 

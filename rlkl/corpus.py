@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document, display_path
 from rlkl.models import Catalog, Lesson
 
@@ -58,14 +58,12 @@ class Member:
     facts: Facts
     document: Callable[[], Document | None]
 
-    def diagnostic(
-        self, pointer: str, code: str, message: str, *, severity: Severity = Severity.ERROR
-    ) -> Diagnostic:
+    def diagnostic(self, pointer: str, code: str, message: str) -> Diagnostic:
         """A diagnostic at ``pointer`` in this lesson (at its start if it cannot be read)."""
         document = self.document()
         if document is None:
-            return Diagnostic(self.display, 1, 1, pointer, code, message, severity)
-        return document.diagnostic(pointer, code, message, severity=severity)
+            return Diagnostic(self.display, 1, 1, pointer, code, message)
+        return document.diagnostic(pointer, code, message)
 
 
 @dataclass(frozen=True)
@@ -209,20 +207,18 @@ def _catalog(
             yield catalog.document.diagnostic(
                 pointer, "RLKL306",
                 f'"{entry.id}" is marked published but {entry.id}/{LESSON_FILE} does not exist '
-                "next to the catalog", severity=Severity.WARNING)
+                "next to the catalog")
         elif entry.status == "planned" and entry.id in present:
             yield catalog.document.diagnostic(
                 pointer, "RLKL309",
-                f'"{entry.id}" is marked planned but its lesson file exists; mark it published',
-                severity=Severity.WARNING)
+                f'"{entry.id}" is marked planned but its lesson file exists; mark it published')
     for member in members:
         # A standalone file (not <id>/lesson.json) is not part of the catalogued layout.
         if member.path.name == LESSON_FILE and member.facts.id not in listed:
             yield member.diagnostic(
                 "/id", "RLKL307",
                 f'lesson "{member.facts.id}" is not listed in '
-                f"{display_path(catalog.document.path)}",
-                severity=Severity.WARNING)
+                f"{display_path(catalog.document.path)}")
 
 
 def check_corpus(

@@ -23,7 +23,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.diagnostics import Diagnostic
 
 MAX_BYTES: int = 1024 * 1024
 """Largest file accepted (1 MiB): a lesson is prose, not a data dump."""
@@ -190,18 +190,11 @@ class Document:
         _, entry = self._entry(pointer)
         return int(entry.value_start.position), int(entry.value_end.position)
 
-    def diagnostic(
-        self,
-        pointer: str,
-        code: str,
-        message: str,
-        *,
-        key: bool = False,
-        severity: Severity = Severity.ERROR,
-    ) -> Diagnostic:
-        """A diagnostic for this file located at ``pointer`` (at its key with ``key=True``)."""
+    def diagnostic(self, pointer: str, code: str, message: str, *, key: bool = False) -> Diagnostic:
+        """A diagnostic for this file located at ``pointer`` (at its key with ``key=True``);
+        its severity is its code's (:data:`rlkl.diagnostics.CODES`)."""
         line, column = self.locate(pointer, key=key)
-        return Diagnostic(self.display, line, column, pointer, code, message, severity)
+        return Diagnostic(self.display, line, column, pointer, code, message)
 
 
 class _Pairs(dict[str, Any]):

@@ -11,6 +11,7 @@ from rlkl.claims.bind import occurrences
 from rlkl.claims.bindings import Bindings, Exemption
 from rlkl.claims.judge import quote
 from rlkl.claims.records import Exempt, Found, Key, Problem, Prose
+from rlkl.diagnostics import code
 
 _NOT_NEEDED = ("; if the sentence is there but rlkl reads no number in it (such as the 1 of "
                "π_1), this exemption is not needed: remove it from claims.yaml")
@@ -21,7 +22,7 @@ def _exempt(prose: Prose, exemption: Exemption, roles: dict[Key, str]) -> Found:
     that matches nothing says it may simply be removed (an older rlkl read a number there)."""
     found, problems = occurrences(prose, exemption.template)
     out = Found(problems=tuple(
-        replace(p, message=p.message + _NOT_NEEDED) if p.code == "RLKL607" else p
+        replace(p, message=p.message + _NOT_NEEDED) if p.code == code("template-not-found") else p
         for p in problems))
     for occurrence in found:
         said = occurrence.quote(prose.texts[occurrence.pointer])

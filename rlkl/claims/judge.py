@@ -17,17 +17,7 @@ from rlkl.claims import expr
 from rlkl.claims.precision import agrees, describe, show
 from rlkl.claims.records import Found, Problem, Verdict
 from rlkl.claims.scanner import Mention
-
-CODES = {
-    "output": "RLKL401",
-    "core": "RLKL402",
-    "arithmetic": "RLKL403",
-    "negative": "RLKL404",
-    "condition": "RLKL405",
-    "quiz-key": "RLKL406",
-    "distractor": "RLKL407",
-    "misconception": "RLKL408",
-}
+from rlkl.diagnostics import FAILING
 
 
 def quote(text: str, mention: Mention) -> str:
@@ -109,7 +99,7 @@ def verdict(
         reason,
         said,
     )
-    problems = () if ok else (Problem(CODES[kind], f'claim "{said}": {reason}', mention),)
+    problems = () if ok else (Problem(FAILING[kind], f'claim "{said}": {reason}', mention),)
     return Found(verdicts=(record,), problems=problems)
 
 

@@ -15,19 +15,23 @@ class _Unknown(click.ClickException):
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("code", required=False)
 def explain(code: str | None) -> None:
-    """Explain diagnostic CODE: what it means, an example that triggers it, how to fix it.
+    """Explain diagnostic CODE (or its name): what it means, an example that triggers it,
+    how to fix it.
 
-    Without CODE, list every code with its meaning.
+    Without CODE, list every code with its name, severity and meaning.
 
     \b
     Examples:
       rlkl explain RLKL401
       rlkl explain 430
+      rlkl explain conflicting-input
       rlkl explain
     """
     if code is None:
-        for key, meaning in sorted(CODES.items()):
-            click.echo(f"{key}  {meaning}")
+        width = max(len(entry.name) for entry in CODES.values())
+        for key, entry in sorted(CODES.items()):
+            click.echo(f"{key}  {entry.name.ljust(width)}  {entry.severity.value:<7}  "
+                       f"{entry.meaning}")
         return
     text = explain_code(code)
     if text is None:

@@ -315,18 +315,21 @@ def target_check_regen(
     lesson: str | bytes, bindings: str | None, folder: Path, fix: bool = False
 ) -> None:
     """check, regen (--fix or not), check again: every lesson finished, no internal error,
-    and after regen no fixture is missing, stale, orphaned or drifted."""
+    and after regen no fixture is missing, stale, orphaned or drifted, unless the lesson's
+    claims.yaml has errors (regen then keeps its fixtures: it does not know every claim)."""
     COUNTS["check+regen"] += 1
     where = _corpus(folder, lesson, bindings)
     first = check_paths([where])
     assert first.summary()["finished"] == first.summary()["lessons"]
     for d in first.diagnostics:
         assert d.code != "RLKL901", d
-    _, after = regen_paths([where], fix=fix)
+    report, after = regen_paths([where], fix=fix)
     assert after.summary()["finished"] == after.summary()["lessons"]
+    kept = any(r.first_step for r in after.reports)
+    assert not kept or report.not_fixed  # and regen said why it left the lesson
     for d in after.diagnostics:
         assert d.code != "RLKL901", d
-        assert d.code not in _FIXTURE_CODES, d
+        assert kept or d.code not in _FIXTURE_CODES, d
     leftovers = [p.name for p in where.iterdir() if p.name.endswith(".tmp")]
     assert not leftovers, leftovers
 

@@ -18,6 +18,6 @@ def test_readme_codes_table_matches_codes() -> None:
 
 def test_codes_are_well_formed() -> None:
     assert CODES
-    for code, meaning in CODES.items():
+    for code, entry in CODES.items():
         assert re.fullmatch(r"RLKL[1-9]\d\d", code)
-        assert meaning and meaning == meaning.strip()
+        assert entry.meaning and entry.meaning == entry.meaning.strip()
