@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,67 +78,6 @@ def edit_once(folder: Path, old: str, new: str) -> str:
     edited = text.replace(old, new)
     path.write_text(edited, encoding="utf-8")
     return edited
-
-
-def position(text: str, needle: str) -> tuple[int, int]:
-    """1-based (line, column) of the first ``needle``; a ``^`` in it marks the character meant."""
-    skip = max(needle.find("^"), 0)
-    needle = needle.replace("^", "", 1)
-    assert needle in text, f"{needle!r} is not in the text"
-    offset = text.index(needle) + skip
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def assert_fault_located(
-    tmp_path: Path,
-    lesson: str,
-    edit: tuple[str, str],
-    code: str,
-    pointer: str,
-    at: str,
-    words: list[str],
-) -> None:
-    """Plant ``edit`` (old, new) in a copy of ``lesson``; ``check`` must fail with ``code`` at
-    ``pointer``, at the line and column of ``at`` in the edited file, naming ``words``."""
-    folder = copy_lesson(tmp_path, lesson)
-    edited = edit_once(folder, *edit)
-    result = check_paths([folder])
-    assert result.summary()["errors"] > 0  # `rlkl check` exits 1
-    found = find(result, code, pointer)
-    assert found, [f"{d.code} {d.pointer}: {d.message}" for d in result.diagnostics]
-    line, column = position(edited, at)
-    located = [d for d in found if (d.line, d.column) == (line, column)]
-    assert located, [(d.line, d.column, d.message) for d in found]
-    for word in words:
-        assert any(word in d.message for d in located), (word, [d.message for d in located])
-
-
-Fault = tuple[str, str, str, str, str, str, list[str]]
-
-
-def planted_fault_test(lesson: str, faults: list[Fault]) -> Callable[..., None]:
-    """One parametrized test per planted fault of ``lesson``: each row is (id, old, new, code,
-    pointer, text the diagnostic points at, words its message must hold); see
-    :func:`assert_fault_located`. A lesson's test module binds it to a ``test_`` name."""
-
-    @pytest.mark.parametrize(
-        ("old", "new", "code", "pointer", "at", "words"),
-        [f[1:] for f in faults],
-        ids=[f[0] for f in faults],
-    )
-    def test(
-        tmp_path: Path, old: str, new: str, code: str, pointer: str, at: str, words: list[str]
-    ) -> None:
-        assert_fault_located(tmp_path, lesson, (old, new), code, pointer, at, words)
-
-    return test
-
-
-def column_of(text: str, needle: str, *, start: int = 0) -> tuple[int, int]:
-    """1-based (line, column) of the first ``needle`` at or after ``start``."""
-    offset = text.index(needle, start)
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def find(result: CheckResult, code: str, pointer: str) -> list[Diagnostic]:

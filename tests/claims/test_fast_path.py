@@ -10,7 +10,7 @@ import pytest
 
 from rlkl.check import check_paths
 from rlkl.render import render
-from tests.claims import test_bindings, test_faults
+from tests.claims import test_bindings, test_examples
 from tests.claims.helpers import SEED, Workspace
 from tests.validate.helpers import NEGATIVE, examples
 
@@ -44,13 +44,10 @@ def test_negative_examples(example: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert fast == reference
 
 
-@pytest.mark.parametrize("case", test_faults.FAULTS, ids=lambda case: case[0])
-def test_planted_faults(
-    case: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    space = Workspace.copy(tmp_path)
-    space.edit(case[1], case[2])
-    fast, reference = _both(monkeypatch, [space.root / SEED])
+@pytest.mark.parametrize("folder", test_examples.cases(), ids=lambda p: p.name)
+def test_claim_examples(folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lesson, _ = test_examples.build(tmp_path, folder)
+    fast, reference = _both(monkeypatch, [lesson])
     assert fast == reference
 
 
