@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,3 +73,40 @@ def schema_errors(name: str, instance: Any) -> list[ValidationError]:
         except (ValueError, TypeError, OverflowError, RecursionError):
             pass  # a value it cannot represent: the reference decides
     return list(validator(name).iter_errors(instance))
+
+
+_REQUIREMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_EXTRA_MARKER = re.compile(r"""extra\s*==\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+def missing_extra(extra: str) -> list[str]:
+    """The distributions of rlkl's optional ``extra`` (``pip install 'rlkl[extra]'``) that are
+    not installed; empty when all are, or when rlkl runs from a checkout it was not installed
+    from (no metadata to read).
+
+    The extras are declared once, in ``pyproject.toml``; this reads them from the installed
+    metadata (``Requires-Dist: mkdocs<2,>=1.6; extra == "site"``). An extra naming rlkl's own
+    extras (``rlkl[experiment]``) is followed.
+    """
+    try:
+        requires = metadata.requires("rlkl") or []
+    except metadata.PackageNotFoundError:
+        return []
+    missing: list[str] = []
+    for requirement in requires:
+        marker = _EXTRA_MARKER.search(requirement)
+        if marker is None or marker.group(1) != extra:
+            continue
+        found = _REQUIREMENT.match(requirement)
+        assert found is not None, requirement
+        name = found.group(0)
+        if name == "rlkl":
+            nested = re.search(r"\[([^\]]*)\]", requirement)
+            for inner in (nested.group(1).split(",") if nested else []):
+                missing += [m for m in missing_extra(inner.strip()) if m not in missing]
+            continue
+        try:
+            metadata.version(name)
+        except metadata.PackageNotFoundError:
+            missing.append(name)
+    return missing

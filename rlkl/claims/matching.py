@@ -18,14 +18,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
-
-import parse
+from typing import TYPE_CHECKING, Any
 
 from rlkl.claims import expr, slots, template_search
 from rlkl.claims.functions import CONSTANTS, FUNCTIONS, KEYWORDS
 from rlkl.claims.scanner import SUPERSCRIPTS, Mention
 from rlkl.resources import accelerated
+
+if TYPE_CHECKING:  # the reference path only (RLKL_REFERENCE=1); parse is in the dev extra
+    import parse
 
 # One number as a slot matches it: a sign (ASCII, U+2212 or a dash look-alike), digits, an
 # exponent and a percent; or a vulgar fraction, ∞, or superscript digits. Each character class
@@ -49,6 +50,7 @@ UNIT_BASES = {"nat": math.e, "bit": 2.0}
 
 def _verbatim(pattern: str) -> Any:
     """A parse type that matches ``pattern`` and keeps the text as written."""
+    import parse
 
     def convert(text: str) -> str:
         return text
@@ -56,8 +58,10 @@ def _verbatim(pattern: str) -> Any:
     return parse.with_pattern(pattern)(convert)
 
 
-# parse's custom types for slots: a number, a list of numbers, a unit word.
-_TYPES = {"n": _verbatim(_NUM), "l": _verbatim(_LIST), "u": _verbatim(_UNIT)}
+@cache
+def _types() -> dict[str, Any]:
+    """parse's custom types for slots: a number, a list of numbers, a unit word."""
+    return {"n": _verbatim(_NUM), "l": _verbatim(_LIST), "u": _verbatim(_UNIT)}
 
 
 @dataclass(frozen=True)
@@ -193,11 +197,14 @@ def _template(says: str) -> tuple[tuple[template_search.Step, ...], Fields]:
 @cache
 def exact_parser(says: str) -> parse.Parser:
     """The template's exact pattern: the reference :func:`find` answers like (``parse``'s
-    reverse format, each slot a field of its kind's type, literal text verbatim)."""
+    reverse format, each slot a field of its kind's type, literal text verbatim). Only the
+    reference path and its tests use it, so ``parse`` is a development dependency."""
+    import parse
+
     aliases = iter(_template(says)[1])
     exact = [piece.replace("{", "{{").replace("}", "}}") if isinstance(piece, str)
              else f"{{{next(aliases)[0]}:{piece.kind[0]}}}" for piece in slots.pieces(says)]
-    return parse.compile("".join(exact), extra_types=_TYPES, case_sensitive=True)
+    return parse.compile("".join(exact), extra_types=_types(), case_sensitive=True)
 
 
 def _spans(says: str, text: str) -> list[template_search.Spans]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from rlkl.cli.options import require_extra
 from rlkl.experiment import ARMS, ExperimentConfig, RunFolderExistsError, run_experiment, write_run
 
 _DEFAULT = ExperimentConfig()
@@ -180,6 +181,7 @@ def experiment(
       rlkl experiment --out runs/demo
       rlkl experiment --env chain --seeds 64 --updates 100 --epsilon 0.1 --out runs/chain
     """
+    require_extra("experiment", "rlkl experiment")
     try:
         config = ExperimentConfig(
             env=env,

@@ -139,6 +139,19 @@ def _echo_usage(error: click.UsageError) -> None:
     click.echo(json.dumps(usage_payload(error.format_message(), code), ensure_ascii=False))
 
 
+def require_extra(extra: str, needed_for: str) -> None:
+    """Stop with a usage error (exit 2) naming the install command when the optional
+    ``extra`` is not installed (:func:`rlkl.resources.missing_extra`)."""
+    from rlkl.resources import missing_extra
+
+    missing = missing_extra(extra)
+    if missing:
+        raise click.UsageError(
+            f"{needed_for} needs rlkl's {extra!r} extra ({', '.join(missing)} not installed): "
+            f"pip install 'rlkl[{extra}]'"
+        )
+
+
 def paths_or_content(paths: tuple[Path, ...]) -> list[Path]:
     """The paths given, or ``./content/`` (a usage error when it does not exist)."""
     if paths:

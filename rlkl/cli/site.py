@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from rlkl.cli.options import require_extra
 from rlkl.site.build import (
     BUILT_IN,
     DEFAULT_CONFIG,
@@ -66,6 +67,7 @@ def build(config_file: Path, out: Path | None, content: Path | None) -> None:
 
     Exit codes: 0 built, 1 not built (the located diagnostics are printed), 2 usage errors.
     """
+    require_extra("site", "rlkl site build")
     chosen = config_for(config_file)
     _require(chosen)
     if chosen == BUILT_IN and content is None and not DEFAULT_CONTENT.is_dir():
@@ -91,6 +93,7 @@ def build(config_file: Path, out: Path | None, content: Path | None) -> None:
 )
 def serve(config_file: Path, dev_addr: str) -> None:
     """Serve the site locally and rebuild it whenever a lesson or a site file changes."""
+    require_extra("site", "rlkl site serve")
     chosen = config_file or DEFAULT_CONFIG
     _require(chosen)
     serve_site(chosen, dev_addr)

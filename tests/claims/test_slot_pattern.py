@@ -15,6 +15,7 @@ import dataclasses
 import re
 from collections import Counter
 
+import parse
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -112,7 +113,7 @@ def test_a_template_search_compiles_no_pattern(monkeypatch: pytest.MonkeyPatch) 
         raise AssertionError("a template's pattern was compiled")
 
     monkeypatch.delenv("RLKL_REFERENCE", raising=False)
-    monkeypatch.setattr(matching.parse, "compile", compile_refused)
+    monkeypatch.setattr(parse, "compile", compile_refused)
     monkeypatch.setattr(re, "_compile", compile_refused)  # what re.compile, re.search... call
     says = "the ratio is {ratio}, so min({ratio}×{A}, {h:list}) here, searched once"
     text = "so the ratio is −1.4, so min(−1.4×2, [1, 2]) here, searched once"
