@@ -1,8 +1,8 @@
 """Every folder in ``examples/`` is a case of the claim engine, found automatically.
 
 A case is a shipped lesson (``lesson``, copied with the catalog beside it) changed by the
-files in the case's folder (each copied over the lesson's own) and then by ``edits``, each
-``old`` text replaced by ``new`` once, in order. ``rlkl check`` must then fail with every
+files in the case's folder (each copied over the lesson's own), the files it ``remove``s, and
+then by ``edits``, each ``old`` text replaced by ``new`` once, in order. ``rlkl check`` must then fail with every
 diagnostic ``expect`` lists: its ``code``, in its ``file``, at its ``pointer``, at the line
 and column of the text ``at`` in the changed file (a ``^`` marks the character meant;
 looked for from the first edit of that file on, when it is there; null: anywhere in the
@@ -42,6 +42,8 @@ def build(tmp_path: Path, folder: Path) -> tuple[Path, dict[str, tuple[str, int]
     for given in sorted(p for p in folder.iterdir() if p.name != CASE):
         shutil.copy(given, lesson / given.name)
         changed[given.name] = (given.read_text(encoding="utf-8"), 0)
+    for name in case.get("remove", []):
+        (lesson / name).unlink()
     for edit in case.get("edits", []):
         path = lesson / edit["file"]
         text = path.read_text(encoding="utf-8")
@@ -82,8 +84,12 @@ def test_example(folder: Path, tmp_path: Path) -> None:
 
 
 # code -> the hostile case that exercises it instead: spending the evaluation budget takes
-# seconds of sampling, so it runs once, under the hostile suite's timeout
-EXERCISED_ELSEWHERE = {"RLKL422": "expr-expensive-repetition"}
+# seconds of sampling, so it runs once, under the hostile suite's timeout; two lesson files
+# sharing one fixtures file is what `rlkl regen` refuses (a case here runs `rlkl check`)
+EXERCISED_ELSEWHERE = {
+    "RLKL422": "expr-expensive-repetition",
+    "RLKL512": "regen-two-lessons-one-fixtures",
+}
 HOSTILE = EXAMPLES.parents[1] / "hostile" / "cases"
 
 
