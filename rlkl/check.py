@@ -152,16 +152,10 @@ def _run_lesson(file: LessonFile) -> LessonRun | None:
         except BindingsError as error:
             problems.extend(error.diagnostics)
     if bindings is not None and bindings.lesson and bindings.lesson != file.lesson.id:
-        problems.append(
-            Diagnostic(
-                bindings.display,
-                1,
-                1,
-                "/lesson",
-                "RLKL609",
-                f"bindings are for {bindings.lesson!r} but sit next to lesson {file.lesson.id!r}",
-            )
-        )
+        problems.append(bindings.diagnostic(
+            bindings.lesson_at, "RLKL609",
+            f"bindings are for {bindings.lesson!r} but sit next to lesson {file.lesson.id!r}",
+        ))
     broken = bindings is None and present
     claims = extract(file.document, bindings, coverage=not broken)
     problems.extend(claims.diagnostics)

@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Any
 
-# superscript digits and "⁻": rlkl.claims.scanner.SUPERSCRIPTS, written out (this module
-# sits below rlkl.claims and imports none of it)
-_SUPERSCRIPT_MARKS = "\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u207b"
+from rlkl.numerals import SUPERSCRIPT_MINUS, SUPERSCRIPT_RUNS
+
+_SUPERSCRIPT_MARKS = "".join(SUPERSCRIPT_RUNS) + SUPERSCRIPT_MINUS  # superscript digits and ⁻
 # A run of 100 or more characters a number is written with (digits and superscript digits,
 # ".", "e", signs, "%"), from a digit. Shorter runs are shown whole: a long decimal or a sum
 # such as 0.1+0.2+0.3 may be the very point of a message.

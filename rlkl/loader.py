@@ -100,8 +100,9 @@ def join_pointer(pointer: str, *tokens: str | int) -> str:
     return pointer + "".join("/" + escape_token(str(t)) for t in tokens)
 
 
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    """1-based (line, column) of character ``offset`` in ``text``."""
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of the 0-based character ``offset`` in ``text`` (clamped to the
+    text): the one definition of a location, for JSON and YAML files alike."""
     offset = max(0, min(offset, len(text)))
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
@@ -171,7 +172,7 @@ class Document:
     def locate(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         """1-based (line, column) of the value at ``pointer``, or of its member key with
         ``key=True``; a pointer that does not exist locates its nearest existing ancestor."""
-        return _line_col(self.text, self.offset(pointer, key=key))
+        return line_column(self.text, self.offset(pointer, key=key))
 
     @cached_property
     def _offsets(self) -> dict[str, tuple[int, list[int]]]:
@@ -221,13 +222,20 @@ def _object_hook(pairs: list[tuple[str, Any]]) -> _Pairs:
 
 
 def _fail(display: str, text: str, offset: int, code: str, message: str) -> LoadError:
-    line, column = _line_col(text, offset)
+    line, column = line_column(text, offset)
     return LoadError([Diagnostic(display, line, column, "", code, message)])
 
 
-def _decode(raw: bytes, display: str) -> str:
+def decode_strict(raw: bytes, display: str, *, code: str | None = None) -> str:
+    """The text of a file's bytes, read strictly, as every file rlkl reads is: at most
+    :data:`MAX_BYTES` (RLKL104), no byte-order mark (RLKL102), valid UTF-8 (RLKL101, located
+    at the first bad byte). ``code`` reports all three under another file kind's code (the
+    bindings' RLKL601). Raises :class:`LoadError` only."""
+    if len(raw) > MAX_BYTES:
+        raise LoadError([Diagnostic(display, 1, 1, "", code or "RLKL104",
+                                    f"file is {len(raw)} bytes; the limit is {MAX_BYTES}")])
     if raw.startswith(_BOM):
-        raise LoadError([Diagnostic(display, 1, 1, "", "RLKL102",
+        raise LoadError([Diagnostic(display, 1, 1, "", code or "RLKL102",
                                     "file starts with a UTF-8 byte-order mark; save it as "
                                     "UTF-8 without BOM")])
     try:
@@ -238,7 +246,7 @@ def _decode(raw: bytes, display: str) -> str:
         last_line = before[before.rfind(b"\n") + 1 :]
         column = len(last_line.decode("utf-8", errors="replace")) + 1
         bad = raw[error.start : error.end].hex(" ")
-        raise LoadError([Diagnostic(display, line, column, "", "RLKL101",
+        raise LoadError([Diagnostic(display, line, column, "", code or "RLKL101",
                                     f"file is not valid UTF-8: byte {error.start} "
                                     f"(0x{bad}) {error.reason}; save the file as UTF-8")]) from None
 
@@ -346,7 +354,7 @@ def _content_errors(document: Document) -> list[Diagnostic]:
             offsets = list(_member_key_offsets(document.text, document.offset(pointer)))
             for name, index in value.repeats:
                 at = join_pointer(pointer, name)
-                line, column = _line_col(document.text, offsets[index])
+                line, column = line_column(document.text, offsets[index])
                 problems.append(Diagnostic(document.display, line, column, at, "RLKL108",
                                            f'duplicate key "{name}": a JSON object may name '
                                            "each key once (the earlier value would be lost)"))
@@ -369,10 +377,7 @@ def _plain(value: Any) -> Any:
 def parse_json(raw: bytes, path: Path, display: str | None = None) -> Document:
     """Parse ``raw`` bytes strictly as the content of ``path`` (see :func:`load_json`)."""
     shown = display if display is not None else display_path(path)
-    if len(raw) > MAX_BYTES:
-        raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL104",
-                                    f"file is {len(raw)} bytes; the limit is {MAX_BYTES}")])
-    text = _decode(raw, shown)
+    text = decode_strict(raw, shown)
     if not text.strip(" \t\r\n"):
         raise LoadError([Diagnostic(shown, 1, 1, "", "RLKL103",
                                     "file is empty; a lesson is one JSON object")])

@@ -26,6 +26,19 @@ VERSION_PATTERN = r"^v\d+$"
 WORKSTREAM_PATTERN = r"^W\d+$"
 
 Text = Annotated[str, StringConstraints(min_length=1)]
+
+
+class ProseMark:
+    """Marks a string field as prose: every number written in it is a numeric claim, checked
+    or exempt (:func:`rlkl.claims.fields.prose_strings` finds the fields by this mark)."""
+
+    def __repr__(self) -> str:
+        return "PROSE"
+
+
+PROSE = ProseMark()
+Prose = Annotated[str, StringConstraints(min_length=1), PROSE]
+"""Text whose numbers are claims; an identifier, a title of a cited work or LaTeX is ``Text``."""
 Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN)]
 Url = Annotated[str, StringConstraints(pattern=URL_PATTERN)]
 IsoDate = Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
@@ -62,30 +75,30 @@ class _Closed(BaseModel):
 class Spec(_Closed):
     """One labelled fact shown in the lesson's specification panel."""
 
-    label: Text = Field(title="Label", description="Short name of the fact, e.g. 'Learning mode'.")
-    value: Text = Field(title="Value", description="The fact itself.")
-    context: Text | None = Field(None, title="Context", description="Why the fact matters.")
+    label: Prose = Field(title="Label", description="Short name of the fact, e.g. 'Learning mode'.")
+    value: Prose = Field(title="Value", description="The fact itself.")
+    context: Prose | None = Field(None, title="Context", description="Why the fact matters.")
 
 
 class Interface(_Closed):
     """What flows into or out of the lesson's mechanism."""
 
-    name: Text = Field(title="Name", description="Name of the input or output.")
+    name: Prose = Field(title="Name", description="Name of the input or output.")
     direction: Literal["in", "out"] = Field(
         examples=["in"],
         title="Direction", description="'in' for an input or state, 'out' for a result.")
-    signal: Text = Field(title="Signal", description="What the signal carries.")
+    signal: Prose = Field(title="Signal", description="What the signal carries.")
 
 
 class Check(_Closed):
     """The multiple-choice check question; answer is the 0-based index of the key."""
 
-    question: Text = Field(title="Question", description="The question put to the learner.")
-    options: list[Text] = Field(
+    question: Prose = Field(title="Question", description="The question put to the learner.")
+    options: list[Prose] = Field(
         min_length=2, title="Options", description="Answer options, each with its reason.")
     answer: int = Field(
         ge=0, title="Answer", description="0-based index of the correct option.", examples=[0])
-    explanation: Text = Field(title="Explanation", description="Why the keyed option is right.")
+    explanation: Prose = Field(title="Explanation", description="Why the keyed option is right.")
 
     @_model_validator(mode="after")
     def _answer_and_options(self) -> Check:
@@ -116,14 +129,14 @@ class Source(_Closed):
 class Science(_Closed):
     """A worked relation: an equation and the explanation that works it."""
 
-    title: Text = Field(title="Title", description="Heading of the relation.")
+    title: Prose = Field(title="Title", description="Heading of the relation.")
     equation: Text = Field(
         title="Equation",
         description="The relation in LaTeX; each relation (lhs = rhs) is checked against "
         "rlkl.core or exempt in claims.yaml (equations:).",
         examples=[r"r=\frac{\pi_{new}(a\mid s)}{\pi_{old}(a\mid s)}"])
-    explanation: Text = Field(title="Explanation", description="The relation worked in prose.")
-    assumptions: Text | None = Field(
+    explanation: Prose = Field(title="Explanation", description="The relation worked in prose.")
+    assumptions: Prose | None = Field(
         None, title="Assumptions", description="What the relation assumes.")
 
 
@@ -162,37 +175,37 @@ class Paper(_Closed):
 class Contract(_Closed):
     """The learning contract: understand, implement, investigate."""
 
-    goal: Text = Field(title="Goal", description="What the learner can do afterwards.")
-    understand: Text = Field(title="Understand", description="What to be able to state.")
-    implement: Text = Field(title="Implement", description="What to reproduce.")
-    investigate: Text = Field(title="Investigate", description="What to test further.")
+    goal: Prose = Field(title="Goal", description="What the learner can do afterwards.")
+    understand: Prose = Field(title="Understand", description="What to be able to state.")
+    implement: Prose = Field(title="Implement", description="What to reproduce.")
+    investigate: Prose = Field(title="Investigate", description="What to test further.")
 
 
 class Symbol(_Closed):
     """One row of the symbol table."""
 
     symbol: Text = Field(title="Symbol", description="The symbol as written, e.g. 'ρ'.")
-    meaning: Text = Field(title="Meaning", description="What the symbol denotes.")
+    meaning: Prose = Field(title="Meaning", description="What the symbol denotes.")
 
 
 class Experiment(_Closed):
     """How to design and report an experiment on the mechanism."""
 
-    design: Text = Field(title="Design", description="The experiment to run.")
-    reporting: Text = Field(title="Reporting", description="What to record and report.")
+    design: Prose = Field(title="Design", description="The experiment to run.")
+    reporting: Prose = Field(title="Reporting", description="What to record and report.")
 
 
 class ReviewerQuestion(_Closed):
     """A reviewer question with its answer."""
 
-    question: Text = Field(title="Question", description="The question a reviewer asks.")
-    answer: Text = Field(title="Answer", description="The answer.")
+    question: Prose = Field(title="Question", description="The question a reviewer asks.")
+    answer: Prose = Field(title="Answer", description="The answer.")
 
 
 class Limits(_Closed):
     """Limits of the mechanism and reviewer questions."""
 
-    caution: Text = Field(title="Caution", description="The editorial caution.")
+    caution: Prose = Field(title="Caution", description="The editorial caution.")
     questions: list[ReviewerQuestion] = Field(
         default_factory=list, title="Questions", description="Reviewer questions and answers.")
 
@@ -210,37 +223,37 @@ class Lesson(_Closed):
     id: Slug = Field(
         title="Id", description="Lesson id; equals the lesson's folder name.",
         examples=["ppo-clipped-objective"])
-    name: Text = Field(title="Name", description="Title of the lesson.")
-    shortName: Text | None = Field(None, title="Short name", description="Short title.")
-    tagline: Text | None = Field(None, title="Tagline", description="One-line subtitle.")
-    role: Text | None = Field(None, title="Role", description="The lesson's role in one line.")
-    description: Text = Field(title="Description", description="What the lesson covers.")
+    name: Prose = Field(title="Name", description="Title of the lesson.")
+    shortName: Prose | None = Field(None, title="Short name", description="Short title.")
+    tagline: Prose | None = Field(None, title="Tagline", description="One-line subtitle.")
+    role: Prose | None = Field(None, title="Role", description="The lesson's role in one line.")
+    description: Prose = Field(title="Description", description="What the lesson covers.")
     paper: Paper | None = Field(None, title="Paper", description="The paper the page analyses.")
-    establishes: Text | None = Field(
+    establishes: Prose | None = Field(
         None, title="What the paper establishes",
         description="Paper claims only, kept apart from synthetic examples.")
     contract: Contract | None = Field(
         None, title="Learning contract", description="Understand, implement, investigate.")
-    mechanism: list[Text] = Field(
+    mechanism: list[Prose] = Field(
         min_length=1, title="Mechanism", description="The mechanism as ordered steps.")
     symbols: list[Symbol] = Field(
         default_factory=list, title="Symbols", description="The symbol table.")
-    derivation: list[Text] = Field(
+    derivation: list[Prose] = Field(
         default_factory=list, title="Derivation", description="Worked derivation steps.")
-    learningObjective: Text = Field(
+    learningObjective: Prose = Field(
         title="Learning objective", description="What the learner should be able to do.")
-    engineeringExample: Text = Field(
+    engineeringExample: Prose = Field(
         title="Engineering example", description="The worked numeric example in prose.",
         examples=["With old probability 0.5 and current probability 0.6, the ratio is 1.2."])
-    evidenceNotes: Text | None = Field(
+    evidenceNotes: Prose | None = Field(
         None, title="Evidence notes", description="Mode of evidence and its scope.")
     specs: list[Spec] = Field(
         default_factory=list, title="Specs", description="Labelled facts about the lesson.")
     interfaces: list[Interface] = Field(
         default_factory=list, title="Interfaces", description="Inputs and outputs.")
-    tradeoff: Text | None = Field(None, title="Trade-off", description="The main trade-off.")
-    whyAI: Text | None = Field(None, title="Why it matters for AI", description="Motivation.")
-    misconception: Text | None = Field(
+    tradeoff: Prose | None = Field(None, title="Trade-off", description="The main trade-off.")
+    whyAI: Prose | None = Field(None, title="Why it matters for AI", description="Motivation.")
+    misconception: Prose | None = Field(
         None, title="Misconception", description="A common mistake, stated and refuted.")
     check: Check = Field(title="Check", description="The check question.")
     experiment: Experiment | None = Field(
@@ -254,16 +267,16 @@ class Lesson(_Closed):
     sources: list[Source] = Field(
         min_length=1, title="Sources", description="Primary sources, http(s) only.")
     level: Slug | None = Field(None, title="Level", description="Level of the lesson.")
-    scale: Text | None = Field(None, title="Scale", description="Scale the lesson works at.")
+    scale: Prose | None = Field(None, title="Scale", description="Scale the lesson works at.")
     kind: Slug | None = Field(None, title="Kind", description="Kind of lesson.")
     branch: Slug | None = Field(None, title="Branch", description="Curriculum branch id.")
-    subbranch: Text | None = Field(None, title="Sub-branch", description="Curriculum sub-branch.")
+    subbranch: Prose | None = Field(None, title="Sub-branch", description="Curriculum sub-branch.")
     workstream: Annotated[str, StringConstraints(pattern=WORKSTREAM_PATTERN)] | None = Field(
         None, title="Workstream", description="Workstream label, e.g. 'W11'.")
     visualFamily: Slug | None = Field(
         None, title="Visual family", description="Family of visual used on the page.")
     labId: Slug | None = Field(None, title="Lab id", description="Id of the linked lab.")
-    labScope: Text | None = Field(None, title="Lab scope", description="What the lab covers.")
+    labScope: Prose | None = Field(None, title="Lab scope", description="What the lab covers.")
     science: list[Science] = Field(
         min_length=1, title="Science", description="Worked relations with equations.")
     history: list[HistoryEntry] = Field(

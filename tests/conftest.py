@@ -1,5 +1,6 @@
 """Suite-wide test settings."""
 
+import concurrent.futures.process  # noqa: F401  (see below)
 import os
 from collections.abc import Iterator
 
@@ -10,6 +11,11 @@ from hypothesis import settings
 # per-example deadline (a slow example must not turn into a flaky failure).
 settings.register_profile("rlkl", deadline=None, print_blob=True)
 settings.load_profile("rlkl")
+
+# rlkl.pool imports concurrent.futures.process only when it pools. An in-process pytester run
+# (the plugin's tests) removes the modules it imported when it ends, so a pool started later
+# in the same worker would pickle its work items with a class that is no longer the module's
+# ("_CallItem ... is not the same object"). Imported here, it is kept.
 
 
 @pytest.fixture(autouse=True, scope="session")

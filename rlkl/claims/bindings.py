@@ -23,11 +23,17 @@ from rlkl.claims.records import Located
 from rlkl.claims.scanner import scan
 from rlkl.claims.yaml_source import Source, nesting_problem
 from rlkl.diagnostics import Diagnostic
-from rlkl.loader import LoadError, display_path, escape_token, read_regular
+from rlkl.loader import (
+    MAX_BYTES,
+    LoadError,
+    decode_strict,
+    display_path,
+    escape_token,
+    read_regular,
+)
 from rlkl.resources import accelerated, schema_errors
 
 FILENAME = "claims.yaml"
-MAX_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,9 @@ class EquationBinding:
     where: Located
 
 
+_NO_LESSON_KEY = Located("/lesson", 1, 1)
+
+
 @dataclass
 class Bindings:
     """A parsed, schema-valid ``claims.yaml`` with the position of everything in it."""
@@ -96,6 +105,7 @@ class Bindings:
     exemptions: list[Exemption] = field(default_factory=list)
     quiz: Quiz | None = None
     lesson: str | None = None
+    lesson_at: Located = _NO_LESSON_KEY  # where ``lesson:`` is written
     equations: list[EquationBinding] = field(default_factory=list)
 
     def diagnostic(self, at: Located, code: str, message: str) -> Diagnostic:
@@ -305,12 +315,15 @@ def _expression_errors(b: Bindings) -> tuple[list[Diagnostic], set[str]]:
 
 
 def _unread_slots(b: Bindings, used: set[str]) -> list[Diagnostic]:
-    """A slot no expression reads would be an unchecked number (once per name)."""
+    """A number slot no expression reads would be an unchecked number (once per name); a
+    unit slot holds a word, not a number."""
     errors: list[Diagnostic] = []
     used = set(used)
     outputs = {name for c in b.claims for name in c.outputs}
     for claim in b.claims:
-        for name, _ in claim.template.slots:
+        for name, kind in claim.template.slots:
+            if kind == "unit":
+                continue
             if name not in outputs and name not in claim.negatives and name not in used:
                 errors.append(
                     b.diagnostic(
@@ -355,11 +368,10 @@ def _problem(display: str, line: int, column: int, message: str) -> BindingsErro
 
 def _read_yaml(path: Path, display: str) -> Source:
     """Plain data and positions of ``path``: the fast path, else the ruamel reference."""
-    raw = _read_bytes(path, display)
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _problem(display, 1, 1, f"not UTF-8 (byte {exc.start})") from None
+        text = decode_strict(_read_bytes(path, display), display, code="RLKL601")
+    except LoadError as error:
+        raise BindingsError(error.diagnostics) from None
     deep = nesting_problem(text)
     if deep is not None:
         raise _problem(display, deep[0], deep[1], f"cannot read the YAML: {deep[2]}")
@@ -376,23 +388,6 @@ def _read_bytes(path: Path, display: str) -> bytes:
             raw = read_regular(path, MAX_BYTES, display)
         except LoadError as error:
             raise BindingsError(error.diagnostics) from None
-        if len(raw) > MAX_BYTES:
-            raise BindingsError(
-                [Diagnostic(display, 1, 1, "", "RLKL601", f"file is larger than {MAX_BYTES} bytes")]
-            )
-        if raw.startswith(b"\xef\xbb\xbf"):
-            raise BindingsError(
-                [
-                    Diagnostic(
-                        display,
-                        1,
-                        1,
-                        "",
-                        "RLKL601",
-                        "file starts with a byte-order mark; save it as UTF-8 without BOM",
-                    )
-                ]
-            )
     except OSError as exc:
         raise _problem(display, 1, 1, f"cannot read file: {exc.strerror}") from None
     return raw
@@ -459,7 +454,7 @@ def _equations(root: Source, data: dict[str, Any]) -> list[EquationBinding]:
 
 def _build(root: Source, data: dict[str, Any], path: Path, display: str) -> Bindings:
     """The :class:`Bindings` of a schema-valid document."""
-    bindings = Bindings(path, display, lesson=data.get("lesson"))
+    bindings = Bindings(path, display, lesson=data.get("lesson"), lesson_at=_at(root, ["lesson"]))
     for i, entry in enumerate(data.get("claims", [])):
         tokens: list[str | int] = ["claims", i]
         bindings.claims.append(

@@ -36,6 +36,7 @@ from rlkl.claims.records import EquationRecord
 from rlkl.claims.status import Status
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document
+from rlkl.shown import EQUATION, shown
 
 RTOL = 1e-9
 ATOL = 1e-12
@@ -66,13 +67,6 @@ def _points(
 
 def _array(value: Any) -> Any:
     return np.asarray(value, dtype=np.float64) if isinstance(value, list) else value
-
-
-def _show(value: Any) -> str:
-    array = np.asarray(value, dtype=np.float64)
-    if array.ndim == 0:
-        return f"{float(array):.6g}"
-    return "[" + ", ".join(f"{float(v):.6g}" for v in array.ravel()) + "]"
 
 
 def _agree(left: Any, right: Any) -> bool:
@@ -319,11 +313,12 @@ def _compare(relation: Relation, entry: EquationBinding, quantities: Mapping[str
             raise _Failed(
                 FAILED,
                 "RLKL431",
-                f"equation {_describe(relation)} gives {_show(got)} at {_point(point)}, but "
-                f"{source} = {_show(want)}: the equation does not say what the core computes",
+                f"equation {_describe(relation)} gives {shown(got, EQUATION)} at "
+                f"{_point(point)}, but {source} = {shown(want, EQUATION)}: the equation does "
+                "not say what the core computes",
             )
     return len(points)
 
 
 def _point(point: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={_show(v)}" for k, v in sorted(point.items()))
+    return ", ".join(f"{k}={shown(v, EQUATION)}" for k, v in sorted(point.items()))

@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 
+from rlkl import shown
 from rlkl.claims import expr, matching
 from rlkl.claims.bind import Matched
 from rlkl.claims.bindings import Claim
-from rlkl.claims.judge import fmt_inputs, judge, plain, verdict
+from rlkl.claims.judge import judge, plain, verdict
 from rlkl.claims.records import Found, Key, Located, Problem, Prose
 from rlkl.claims.scanner import Mention
 
@@ -188,7 +189,7 @@ def _compute_one(
     except expr.ExprError as exc:
         env = Env(values)
         message = (
-            f"cannot compute {name} = {source} with {fmt_inputs(env.inputs_of(source))}: {exc}"
+            f"cannot compute {name} = {source} with {shown.inputs(env.inputs_of(source))}: {exc}"
         )
         if name in seen:
             return Problem(expr_code(exc), message, seen[name])
@@ -319,7 +320,7 @@ def _conditions(claim: Claim, occurrence: matching.Occurrence, env: Env, quote: 
             continue
         result = bool(outcome)
         inputs = env.inputs_of(source)
-        reason = "" if result else f"condition {source} is false with {fmt_inputs(inputs)}"
+        reason = "" if result else f"condition {source} is false with {shown.inputs(inputs)}"
         found += verdict(
             "condition",
             anchor,

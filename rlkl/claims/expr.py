@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from rlkl.claims.functions import CONSTANTS, FUNCTIONS, KEYWORDS, BudgetError
+from rlkl.shown import shown
 
 MAX_LENGTH = 500
 MAX_POWER = 64
@@ -158,16 +159,13 @@ def is_arithmetic(tree: ast.Expression) -> bool:
 def substitute(source: str, env: Mapping[str, Any]) -> str:
     """``source`` with each variable replaced by its value, for messages: what was computed."""
 
-    def shown(value: Any) -> str:
-        if np.ndim(value) > 0:
-            return "[" + ", ".join(shown(v) for v in np.asarray(value).tolist()) + "]"
-        return (
-            f"{float(value):.10g}" if isinstance(value, (int, float, np.floating)) else repr(value)
-        )
+    def literal(value: Any) -> str:  # numbers as :func:`rlkl.shown.shown`; a word quoted
+        value = value.tolist() if hasattr(value, "tolist") else value
+        return repr(value) if isinstance(value, (str, bool)) else shown(value)
 
     class _Substitute(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.AST:
-            return ast.Name(id=shown(env[node.id])) if node.id in env else node
+            return ast.Name(id=literal(env[node.id])) if node.id in env else node
 
     return ast.unparse(_Substitute().visit(_parse(source)))
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from rlkl import shown
 from rlkl.claims import expr
 from rlkl.claims.precision import agrees, describe, show
 from rlkl.claims.records import Found, Problem, Verdict
@@ -57,23 +58,6 @@ def plain(value: Any) -> Any:
         return [plain(v) for v in np.asarray(value).tolist()]
     number = float(value)
     return number if math.isfinite(number) else repr(number)
-
-
-def fmt_inputs(inputs: Mapping[str, Any]) -> str:
-    """``name = value, ...`` for messages (lists shown element by element)."""
-    parts = []
-    for name, value in inputs.items():
-        shown_value = plain(value)
-        if isinstance(shown_value, list):
-            shown = (
-                "["
-                + ", ".join(show(v) if isinstance(v, float) else str(v) for v in shown_value)
-                + "]"
-            )
-        else:
-            shown = show(shown_value) if isinstance(shown_value, float) else str(shown_value)
-        parts.append(f"{name} = {shown}")
-    return ", ".join(parts)
 
 
 def verdict(
@@ -167,7 +151,7 @@ def _failure(
         how = f"{how} (from {expression})"
     reason = _reason(mention, computed, how, negative, hint)
     if not scalars:
-        reason += f"; inputs: {fmt_inputs(inputs)}"
+        reason += f"; inputs: {shown.inputs(inputs)}"
     return reason
 
 

@@ -12,6 +12,7 @@ import math
 from decimal import Decimal, localcontext
 
 from rlkl.claims.scanner import WIDE
+from rlkl.shown import number
 
 _NOISE = Decimal("1e-12")
 
@@ -40,11 +41,10 @@ def describe(decimals: int) -> str:
 
 
 def show(value: float, decimals: int | None = None) -> str:
-    """A computed value for messages: rounded at ``decimals`` when given, with the raw value."""
-    if not math.isfinite(value):
-        return "inf" if value > 0 else ("-inf" if value < 0 else "nan")
-    if decimals is None:
-        return f"{value:.10g}"
+    """A computed value for messages: rounded at ``decimals`` when given, with the raw value
+    (else as :func:`rlkl.shown.number` writes it)."""
+    if decimals is None or not math.isfinite(value):
+        return number(value)
     rounded = f"{value:.{decimals}f}"
     raw = repr(float(value))
     return rounded if raw == rounded else f"{rounded} ({raw})"

@@ -27,6 +27,15 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
 
+from rlkl.numerals import (
+    EXPONENT_SIGN_RUNS,
+    FRACTION_RUNS,
+    SIGN_RUNS,
+    SUPERSCRIPT_MINUS,
+    SUPERSCRIPT_RUNS,
+    joined,
+)
+
 MINUS = "\u2212"
 # hyphen, non-breaking hyphen, figure dash, en dash, small minus, fullwidth minus
 DASHES = "\u2010\u2011\u2012\u2013\ufe63\uff0d"
@@ -36,17 +45,19 @@ MAX_DECIMALS = 300
 # Decimal arithmetic on whatever an author writes (1e-999999999 included) never traps.
 WIDE = Context(prec=1000, Emax=MAX_EMAX, Emin=MIN_EMIN)
 
-_SIGN = "[+\\-\u2212\u2010-\u2013\ufe63\uff0d]"
+_SIGN = joined(SIGN_RUNS)
 # The lookahead (a number starts with a sign, a digit or a point) changes no match; it lets
 # the regex engine skip to such a character instead of trying the pattern at every one (~3x).
 _NUMBER_BODY = (
     rf"(?P<sign>{_SIGN})?(?:(?P<int>\d+)(?:\.(?P<frac>\d+))?|\.(?P<lead>\d+))"
-    r"(?:[eE](?P<exp>[+\-\u2212]?\d+))?(?P<pct>%)?"
+    rf"(?:[eE](?P<exp>{joined(EXPONENT_SIGN_RUNS)}?\d+))?(?P<pct>%)?"
 )
-_NUMBER = re.compile(r"(?=[+\-\u2212\u2010-\u2013\ufe63\uff0d.\d])" + _NUMBER_BODY)
-_FRACTIONS = "\u00bc-\u00be\u2150-\u215e\u221e"  # ¼ ½ ¾, ⅐ … ⅞, and ∞
-SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074-\u2079"  # the superscript digits, a class
-_SYMBOL = re.compile(rf"[{_FRACTIONS}]|\u207b?[{SUPERSCRIPTS}]+")
+_STARTS = joined((*SIGN_RUNS, ".", r"\d"))  # a sign, a point or a digit
+_NUMBER = re.compile(f"(?={_STARTS})" + _NUMBER_BODY)
+_FRACTIONS = "".join(FRACTION_RUNS)
+SUPERSCRIPTS = "".join(SUPERSCRIPT_RUNS)  # the superscript digits, as the inside of a class
+_SYMBOL = re.compile(
+    rf"{joined(FRACTION_RUNS)}|{SUPERSCRIPT_MINUS}?{joined(SUPERSCRIPT_RUNS)}+")
 _SUPERSCRIPT = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from rlkl.claims.scanner import Mention
-from rlkl.loader import Document, raw_offsets
+from rlkl.loader import Document, line_column, raw_offsets
 
 __all__ = ["encode_like", "line_column", "locate", "mention_range", "raw_offsets", "splice"]
 
@@ -19,12 +19,6 @@ def mention_range(document: Document, mention: Mention) -> tuple[int, int]:
 def locate(document: Document, mention: Mention) -> tuple[int, int]:
     """1-based (line, column) in the file of the first character of ``mention``."""
     return line_column(document.text, mention_range(document, mention)[0])
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    """1-based (line, column) of a 0-based character offset in ``text``."""
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def encode_like(replacement: str, original_raw: str) -> str:

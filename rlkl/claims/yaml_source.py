@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
-MAX_FLOW_DEPTH = 64
+from rlkl.loader import MAX_DEPTH  # the one nesting bound, for JSON and YAML alike
+
 MAX_INDENT = 256
 
 Tokens = list[str | int]
@@ -49,9 +50,9 @@ def nesting_problem(text: str) -> tuple[int, int, str] | None:
         for bracket in _BRACKETS.finditer(line):
             if bracket.group() in "[{":
                 depth += 1
-                if depth > MAX_FLOW_DEPTH:
+                if depth > MAX_DEPTH:
                     column = bracket.start() + 1
-                    return number, column, f"nested deeper than {MAX_FLOW_DEPTH} levels"
+                    return number, column, f"nested deeper than {MAX_DEPTH} levels"
             else:
                 depth = max(0, depth - 1)
     return None

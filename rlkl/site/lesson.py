@@ -21,6 +21,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from rlkl.diagnostics import Diagnostic
+from rlkl.shown import number
 from rlkl.site.html import href, marked, text
 from rlkl.site.mathml import MathError, to_mathml
 from rlkl.site.plot import clipped_objective_svg
@@ -83,11 +84,9 @@ class Link:
 
 
 def show(x: float) -> str:
-    """A control's number as the page's script writes it: 6 decimals, no trailing zeros."""
-    r = round(x, 6)
-    if r == 0:
-        return "0"
-    return str(int(r)) if r.is_integer() else repr(r)
+    """A control's number as the page's script writes it: rounded at 6 decimals, then its
+    shortest text (:func:`rlkl.shown.number`)."""
+    return number(round(x, 6), None)
 
 
 def control_values(point: PpoPoint) -> dict[str, Any]:

@@ -17,7 +17,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rlkl.cache import Cache
 from rlkl.check import check_paths
@@ -27,6 +26,7 @@ from rlkl.core import CORE_VERSION
 from rlkl.diagnostics import Severity
 from rlkl.models import Lesson
 from rlkl.render import render
+from rlkl.shown import PAGE, inputs, shown
 from rlkl.validate import LessonFile
 
 # claim kinds whose number is a stated wrong value (the check is that it differs)
@@ -127,26 +127,6 @@ class SiteCheck:
     report: str  # the located diagnostics, as ``rlkl check`` prints them (text format)
 
 
-def _show(value: Any) -> str:
-    """A computed value for people: up to 12 significant digits, lists and flags as written."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    if hasattr(value, "tolist"):
-        return _show(value.tolist())
-    if isinstance(value, (int, float)):
-        number = float(value)
-        if math.isnan(number) or math.isinf(number):
-            return str(number)
-        return f"{number:.12g}"
-    return str(value)
-
-
-def _inputs(inputs: Mapping[str, Any]) -> str:
-    return ", ".join(f"{name} = {_show(value)}" for name, value in inputs.items())
-
-
 def _precision(decimals: int) -> str:
     return "an exact zero" if decimals == 0 else f"{decimals} decimal{'s' * (decimals != 1)}"
 
@@ -157,12 +137,12 @@ def _verdict_detail(checks: Sequence[Check]) -> str:
     written = "an integer (±0.5)" if main.decimals == 0 else _precision(main.decimals)
     parts = [f"{main.kind} ({main.claim}): {main.expression}"]
     if main.inputs:
-        parts.append(f"with {_inputs(main.inputs)}")
+        parts.append(f"with {inputs(main.inputs, PAGE)}")
     if main.kind in WRONG_ON_PURPOSE:
-        parts.append(f"computed {_show(main.computed)}; the written {main.text} is meant "
+        parts.append(f"computed {shown(main.computed, PAGE)}; the written {main.text} is meant "
                      f"to be wrong and differs from it at {written}")
     else:
-        parts.append(f"computed {_show(main.computed)}; written {main.text} at {written}")
+        parts.append(f"computed {shown(main.computed, PAGE)}; written {main.text} at {written}")
     text = " ".join(parts)
     if len(checks) > 1:
         text += f"; {len(checks) - 1} more check{'s' * (len(checks) > 2)} on this number hold"
@@ -260,7 +240,7 @@ def _lesson_record(
                  _detail(number, checks, users)))
     rows = [
         ClaimRow(lesson.id, c.id, c.kind, report.display, c.line, c.column, c.pointer, c.text,
-                 c.expression, _show(c.computed), c.status.value, c.quote)
+                 c.expression, shown(c.computed, PAGE), c.status.value, c.quote)
         for c in report.checks
     ]
     exempt_rows = [ExemptRow(lesson.id, n.pointer, n.text, n.reason, n.quote)

@@ -2,11 +2,11 @@
 
 A case is a shipped lesson (``lesson``, copied with the catalog beside it) changed by the
 files in the case's folder (each copied over the lesson's own), the files it ``remove``s, and
-then by ``edits``, each ``old`` text replaced by ``new`` once, in order. ``rlkl check`` must then fail with every
-diagnostic ``expect`` lists: its ``code``, in its ``file``, at its ``pointer``, at the line
-and column of the text ``at`` in the changed file (a ``^`` marks the character meant;
-looked for from the first edit of that file on, when it is there; null: anywhere in the
-file), and with each of its ``words`` in its message.
+then by ``edits``, each ``old`` text replaced by ``new`` once, in order. ``rlkl check`` must
+then fail with every diagnostic ``expect`` lists: its ``code``, in its ``file``, at its
+``pointer``, at the line and column of the text ``at`` in the changed file (a ``^`` marks
+the character meant; looked for from the first edit of that file on, when it is there; null:
+anywhere in the file), and with each of its ``words`` in its message.
 """
 
 from __future__ import annotations

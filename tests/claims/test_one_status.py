@@ -45,6 +45,7 @@ def _claims_rows(folder: Path, cached: bool, jobs: int) -> Rows:
     args = ["claims", str(folder), "--format", "json", "--jobs", str(jobs)]
     listed = CliRunner().invoke(main, args + ([] if cached else ["--no-cache"]))
     assert listed.exit_code in (0, 1), listed.output
+    assert listed.stdout, (listed.exit_code, listed.output, listed.exception, listed.stderr)
     rows: Rows = {}
     for row in json.loads(listed.stdout)["mentions"]:
         rows.setdefault(row["pointer"], []).append((None, row["text"], row["status"].lower()))

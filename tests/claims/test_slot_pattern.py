@@ -1,12 +1,13 @@
 """The number pattern of template slots matches exactly what its plain character classes say,
 and a template is found where its exact pattern finds it.
 
-:data:`rlkl.claims.matching._NUM` is written for ``re`` to compile fast (classes split into
-branches); these are the same classes written plainly, and the two must agree on every
-string: where a match starts and ends, and every match ``finditer`` finds. The search that
-compiles no pattern per template (:mod:`rlkl.claims.template_search`) is compared with the
-exact pattern (:func:`rlkl.claims.matching.exact_parser`) on templates written out with
-numbers and near-numbers.
+:data:`rlkl.claims.matching._NUM` is the scanner's number written for ``re`` to compile fast
+(classes split into branches); written with the classes joined, as the scanner reads
+mentions, the two must agree on every string: where a match starts and ends, and every
+match ``finditer`` finds. The search that compiles no pattern per template
+(:mod:`rlkl.claims.template_search`) is compared with the exact pattern
+(:func:`rlkl.claims.matching.exact_parser`) on templates written out with numbers and
+near-numbers.
 """
 
 from __future__ import annotations
@@ -20,12 +21,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from rlkl import numerals
 from rlkl.claims import matching, template_search
 
-PLAIN_NUM = (
-    r"(?:[+\-\u2212\u2010-\u2013\ufe63\uff0d]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+\-\u2212]?\d+)?%?"
-    r"|[\u00bc-\u00be\u2150-\u215e\u221e]|\u207b?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)"
-)
+PLAIN_NUM = numerals.number_pattern(numerals.joined)
 PLAIN_LIST = rf"\[\s*{PLAIN_NUM}(?:\s*,\s*{PLAIN_NUM})*\s*\]"
 
 # Every character the classes name, their neighbours just outside each range, and the
