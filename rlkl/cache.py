@@ -42,9 +42,9 @@ from typing import Any
 
 from rlkl.atomic import write_atomic
 from rlkl.cache_dir import cache_root
-from rlkl.claims.bindings import FILENAME as BINDINGS_FILE
-from rlkl.claims.fixtures import FILENAME as FIXTURES_FILE
-from rlkl.claims.latex_cache import reader_versions
+from rlkl.claims.bindings.model import FILENAME as BINDINGS_FILE
+from rlkl.claims.equations.latex_cache import reader_versions
+from rlkl.claims.fixtures.fixtures import FILENAME as FIXTURES_FILE
 from rlkl.claims.report import LessonReport
 from rlkl.core.version import CORE_VERSION
 from rlkl.loader import MAX_BYTES, LoadError, read_regular

@@ -1,5 +1,5 @@
 """The one folder rlkl keeps its caches in: lesson results (:mod:`rlkl.cache`) and equation
-readings (:mod:`rlkl.claims.latex_cache`).
+readings (:mod:`rlkl.claims.equations.latex_cache`).
 
 ``$RLKL_CACHE_DIR``, else ``$XDG_CACHE_HOME/rlkl`` (an absolute path, as the XDG spec
 asks; a relative one is ignored), else ``~/.cache/rlkl`` — never inside the content tree,

@@ -17,14 +17,15 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from rlkl import pool
 from rlkl.cache import Cache, Key
-from rlkl.claims import fixtures
-from rlkl.claims.bindings import FILENAME as BINDINGS
-from rlkl.claims.bindings import BindingsError, load_bindings
-from rlkl.claims.changes import Change, Status, compare, message
+from rlkl.claims.bindings.model import FILENAME as BINDINGS
+from rlkl.claims.bindings.model import BindingsError
+from rlkl.claims.bindings.reader import load_bindings
 from rlkl.claims.extract import extract
+from rlkl.claims.fixtures import fixtures
+from rlkl.claims.fixtures.changes import Change, Status, compare, message
+from rlkl.claims.prose.source import locate
 from rlkl.claims.records import LessonClaims
 from rlkl.claims.report import Flags, LessonReport, report_of
-from rlkl.claims.source import locate
 from rlkl.corpus import Facts
 from rlkl.diagnostics import Diagnostic, Severity, code
 from rlkl.loader import Document, display_path

@@ -12,7 +12,7 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 * ``RLKL7xx`` — the published site (what a page cannot show safely).
 * ``RLKL9xx`` — the run itself (a stage that failed on a lesson, a write refused).
 
-``RLKL43x`` are equations (:mod:`rlkl.claims.equations`), ``RLKL44x`` placeholders left by
+``RLKL43x`` are equations (:mod:`rlkl.claims.equations.equations`), ``RLKL44x`` placeholders left by
 ``rlkl new`` (:mod:`rlkl.scaffold`).
 """
 

@@ -30,7 +30,7 @@ Text = Annotated[str, StringConstraints(min_length=1)]
 
 class ProseMark:
     """Marks a string field as prose: every number written in it is a numeric claim, checked
-    or exempt (:func:`rlkl.claims.fields.prose_strings` finds the fields by this mark)."""
+    or exempt (:func:`rlkl.claims.prose.fields.prose_strings` finds the fields by this mark)."""
 
     def __repr__(self) -> str:
         return "PROSE"

@@ -1,14 +1,15 @@
 """What a number is written with, defined once: the characters as runs (each a class of at
 most two ranges), and the pattern of one number built from them.
 
-The scanner (:mod:`rlkl.claims.scanner`) reads mentions with the classes joined
-(:func:`joined`); a template's number slot (:mod:`rlkl.claims.matching`) matches with them
+The scanner (:mod:`rlkl.claims.prose.scanner`) reads mentions with the classes joined
+(:func:`joined`); a template's number slot (:mod:`rlkl.claims.templates.matching`) matches with them
 split into branches (:func:`split`); diagnostics shorten runs of these characters. This
 module imports nothing of rlkl, so each of them can use it.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 SIGN_RUNS = ("+\\-", "\u2010-\u2013\u2212", "\ufe63\uff0d")  # ASCII, dashes and U+2212, small/wide
@@ -39,3 +40,14 @@ def number_pattern(classes: Callable[[tuple[str, ...]], str] = joined) -> str:
         rf"(?:[eE]{classes(EXPONENT_SIGN_RUNS)}?\d+)?%?"
         rf"|{classes(FRACTION_RUNS)}|{SUPERSCRIPT_MINUS}?{classes(SUPERSCRIPT_RUNS)}+)"
     )
+
+
+def list_pattern(number: str) -> str:
+    """A list of numbers as prose writes one: ``[0.7, 0.3]``."""
+    return rf"\[\s*{number}(?:\s*,\s*{number})*\s*\]"
+
+
+UNIT_PATTERN = r"nats?|bits?"
+"""A unit of information, as a slot ``{u:unit}`` or a stated KL reads it."""
+UNIT_BASES = {"nat": math.e, "bit": 2.0}
+"""The base of the logarithm each unit of information is measured in."""

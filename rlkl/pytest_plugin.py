@@ -31,10 +31,10 @@ import pytest
 
 from rlkl.cache import Cache, default_dir
 from rlkl.check import check_paths
-from rlkl.claims.bindings import FILENAME as BINDINGS
-from rlkl.claims.changes import Change, Status, message
-from rlkl.claims.fixtures import FILENAME
-from rlkl.claims.precision import describe
+from rlkl.claims.bindings.model import FILENAME as BINDINGS
+from rlkl.claims.evaluation.precision import describe
+from rlkl.claims.fixtures.changes import Change, Status, message
+from rlkl.claims.fixtures.fixtures import FILENAME
 from rlkl.claims.report import Check, LessonReport
 from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import Diagnostic, Severity, brief
@@ -168,7 +168,7 @@ class ClaimItem(pytest.Item):
         self.entry = entry
 
     def runtest(self) -> None:
-        """Pass exactly when :mod:`rlkl.claims.changes` says the claim is verified."""
+        """Pass exactly when :mod:`rlkl.claims.fixtures.changes` says the claim is verified."""
         parent = self.parent
         assert isinstance(parent, LessonFixtures)
         checked = parent.checked

@@ -27,11 +27,11 @@ from rlkl.check import (
     run_lesson,
     work_lessons,
 )
-from rlkl.claims import fixtures
-from rlkl.claims.changes import Change, up_to_date
+from rlkl.claims.fixtures import fixtures
+from rlkl.claims.fixtures.changes import Change, up_to_date
+from rlkl.claims.prose.scanner import format_number
+from rlkl.claims.prose.source import encode_like, mention_range, splice
 from rlkl.claims.report import Flags, LessonReport
-from rlkl.claims.scanner import format_number
-from rlkl.claims.source import encode_like, mention_range, splice
 from rlkl.corpus import CATALOG_FILE, LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import MAX_BYTES, display_path, file_kind
@@ -226,9 +226,9 @@ def _fix_rounds(run: LessonRun, asked: Sequence[Path], report: RegenReport) -> L
 
 
 def _write_fixture(run: LessonRun, paths: Sequence[Path], report: RegenReport) -> None:
-    """Write, keep or remove one lesson's fixtures, as :func:`rlkl.claims.changes.compare`
+    """Write, keep or remove one lesson's fixtures, as :func:`rlkl.claims.fixtures.changes.compare`
     says (only entries that are not current are news; numbers recorded the same are kept,
-    :func:`rlkl.claims.fixtures.written`)."""
+    :func:`rlkl.claims.fixtures.fixtures.written`)."""
     refusal = _refusal(run, corpus_root(run.file.path, paths))
     if refusal is not None:
         report.refused.append(refusal)

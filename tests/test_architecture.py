@@ -1,5 +1,7 @@
-"""The import graph: no cycles in rlkl/, no claim stage imports a stage above it, and no
-function of the claim engine is longer than a screen."""
+"""The import graph: no cycles in rlkl/; the claim engine's folders name its stages and no
+stage imports one above it; the engine imports only the modules below it (the lesson model,
+diagnostics, the core, the scaffold's placeholders...), never a consumer; the site imports
+nothing of the CLI; and no function of the claim engine is longer than a screen."""
 
 from __future__ import annotations
 
@@ -10,22 +12,30 @@ import pytest
 
 RLKL = Path(__file__).resolve().parents[1] / "rlkl"
 
-# rlkl.claims, bottom to top: a module may import only modules of lower layers.
+STAGES = {"prose", "templates", "forms", "evaluation", "equations", "bindings", "fixtures"}
+"""The folders of rlkl/claims: one per stage (their ``__init__`` only names it)."""
+
+# rlkl.claims, bottom to top, by module (its folder and name): a module may import only
+# modules of lower layers.
 LAYERS = [
-    {"scanner", "slots", "fields", "functions", "yaml_source", "latex_cache", "template_search",
-     "recorded", "status"},
-    {"expr", "precision", "records", "source", "latex"},
-    {"bindings", "matching"},
-    {"judge", "bind"},
-    {"evaluate"},
-    {"forms", "quiz", "coverage", "equations"},
+    {"prose.scanner", "prose.fields", "templates.slots", "templates.search",
+     "evaluation.functions", "bindings.yaml_source", "equations.latex_cache",
+     "fixtures.recorded", "status"},
+    {"prose.source", "records", "evaluation.expr", "evaluation.precision", "equations.latex"},
+    {"bindings.model", "templates.matching", "forms.recognise"},
+    {"bindings.rules", "evaluation.judge", "templates.bind"},
+    {"bindings.reader", "evaluation.evaluate"},
+    {"forms.forms", "evaluation.quiz", "coverage", "equations.equations"},
     {"extract"},
-    {"fixtures", "changes"},
+    {"fixtures.fixtures", "fixtures.changes"},
     {"report"},
     {"listing"},
     {"__init__"},
 ]
-ABOVE_CLAIMS = {"rlkl.check", "rlkl.regen", "rlkl.validate", "rlkl.cli", "rlkl.pytest_plugin"}
+BELOW_CLAIMS = {"rlkl.atomic", "rlkl.cache_dir", "rlkl.core", "rlkl.corpus", "rlkl.diagnostics",
+                "rlkl.loader", "rlkl.models", "rlkl.numerals", "rlkl.resources", "rlkl.scaffold",
+                "rlkl.shown"}
+"""What the claim engine may import outside itself (rlkl.core with its modules)."""
 
 
 def _module(path: Path) -> str:
@@ -40,7 +50,8 @@ def _imports(path: Path) -> set[str]:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("rlkl"):
             for alias in node.names:
                 candidate = f"{node.module}.{alias.name}"
-                is_module = (RLKL.parent / (candidate.replace(".", "/") + ".py")).is_file()
+                path = RLKL.parent / candidate.replace(".", "/")
+                is_module = path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
                 found.add(candidate if is_module else node.module)
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("rlkl"))
@@ -73,18 +84,51 @@ def _layer(name: str) -> int:
     return next(i for i, layer in enumerate(LAYERS) if name in layer)
 
 
-@pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("rlkl.claims")))
+def _claims_name(module: str) -> str:
+    """``rlkl.claims.prose.scanner`` -> ``prose.scanner``; the package itself is ``__init__``."""
+    return "__init__" if module == "rlkl.claims" else module.removeprefix("rlkl.claims.")
+
+
+def _below(target: str) -> bool:
+    return any(target == b or target.startswith(b + ".") for b in BELOW_CLAIMS)
+
+
+CLAIMS = sorted(m for m in GRAPH if m.startswith("rlkl.claims")
+                and _claims_name(m) not in STAGES)
+
+
+@pytest.mark.parametrize("module", CLAIMS)
 def test_a_claim_stage_imports_only_stages_below_it(module: str) -> None:
-    own = _layer("__init__" if module == "rlkl.claims" else module.rsplit(".", 1)[1])
+    own = _layer(_claims_name(module))
     for target in GRAPH[module]:
-        assert not any(target == a or target.startswith(a + ".") for a in ABOVE_CLAIMS), target
-        if target.startswith("rlkl.claims.") and module != "rlkl.claims":
-            assert _layer(target.rsplit(".", 1)[1]) < own, f"{module} imports {target}"
+        if target.startswith("rlkl.claims"):
+            assert module == "rlkl.claims" or _layer(_claims_name(target)) < own, (
+                f"{module} imports {target}")
+        else:
+            assert _below(target), f"{module} imports {target}, which is not below the engine"
 
 
-def test_every_claims_module_has_a_layer() -> None:
-    names = {p.stem for p in (RLKL / "claims").glob("*.py")}
+@pytest.mark.parametrize("module", sorted(BELOW_CLAIMS))
+def test_what_the_engine_imports_imports_no_consumer(module: str) -> None:
+    """rlkl.scaffold, rlkl.corpus ... import only each other (and rlkl.core), never the
+    engine or a consumer of it."""
+    for target in GRAPH[module]:
+        assert _below(target), f"{module} imports {target}"
+
+
+def test_every_claims_module_has_a_layer_and_every_folder_is_a_stage() -> None:
+    claims = RLKL / "claims"
+    folders = {p.name for p in claims.iterdir() if (p / "__init__.py").is_file()}
+    assert folders == STAGES
+    for stage in STAGES:
+        assert GRAPH[f"rlkl.claims.{stage}"] == set(), f"{stage}/__init__.py imports"
+    names = {_claims_name(_module(p)) for p in claims.rglob("*.py")} - STAGES
     assert names == set().union(*LAYERS)
+
+
+def test_the_site_imports_nothing_of_the_cli() -> None:
+    site = {m: targets for m, targets in GRAPH.items() if m.startswith("rlkl.site")}
+    assert not [(m, t) for m, ts in site.items() for t in ts if t.startswith("rlkl.cli")]
 
 
 LONGEST = 60
@@ -94,7 +138,7 @@ LONGEST = 60
 def test_no_function_in_the_claim_engine_is_longer_than_a_screen() -> None:
     long = [
         f"{path.name}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
-        for path in sorted((RLKL / "claims").glob("*.py"))
+        for path in sorted((RLKL / "claims").rglob("*.py"))
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         and node.end_lineno is not None

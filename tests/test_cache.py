@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from rlkl import cache
 from rlkl.cache import Cache, lesson_key
 from rlkl.check import check_paths
-from rlkl.claims import latex_cache
+from rlkl.claims.equations import latex_cache
 from rlkl.cli import main
 from rlkl.loader import display_path
 from rlkl.render import render

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
 
-from rlkl.claims.bind import occurrences
-from rlkl.claims.bindings import Bindings, Exemption
-from rlkl.claims.judge import quote
+from rlkl.claims.bindings.model import Bindings, Exemption
+from rlkl.claims.evaluation.judge import quote
 from rlkl.claims.records import Exempt, Found, Key, Problem, Prose
+from rlkl.claims.templates.bind import occurrences
 from rlkl.diagnostics import code
 
 _NOT_NEEDED = ("; if the sentence is there but rlkl reads no number in it (such as the 1 of "

@@ -1,8 +1,9 @@
 """One lesson's claims, stage by stage: the orchestrator of :mod:`rlkl.claims`.
 
-scan (:mod:`~rlkl.claims.scanner`) → match bindings (:mod:`~rlkl.claims.bind`) → evaluate
-(:mod:`~rlkl.claims.evaluate`, :mod:`~rlkl.claims.forms`, :mod:`~rlkl.claims.quiz`) →
-account (:mod:`~rlkl.claims.coverage`); equations (:mod:`~rlkl.claims.equations`) are checked
+scan (:mod:`~rlkl.claims.prose.scanner`) → match bindings
+(:mod:`~rlkl.claims.templates.bind`) → evaluate (:mod:`~rlkl.claims.evaluation.evaluate`,
+:mod:`~rlkl.claims.forms.forms`, :mod:`~rlkl.claims.evaluation.quiz`) → account
+(:mod:`~rlkl.claims.coverage`); equations (:mod:`~rlkl.claims.equations.equations`) are checked
 against the same quantities, and the placeholders ``rlkl new`` left are reported
 (:func:`rlkl.scaffold.placeholders`). Each stage takes records and returns records; this
 module only runs them in order and turns their problems into located diagnostics.
@@ -12,18 +13,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rlkl.claims.bind import match_claims
-from rlkl.claims.bindings import Bindings
+from rlkl.claims.bindings.model import Bindings
 from rlkl.claims.coverage import apply_exemptions, unaccounted
-from rlkl.claims.equations import check_equations
-from rlkl.claims.evaluate import check_claims, compute_outputs, read_inputs
-from rlkl.claims.fields import prose_strings
-from rlkl.claims.forms import check_arithmetic, check_core_calls
-from rlkl.claims.functions import evaluation_budget
-from rlkl.claims.quiz import check_quiz
+from rlkl.claims.equations.equations import check_equations
+from rlkl.claims.evaluation.evaluate import check_claims, compute_outputs, read_inputs
+from rlkl.claims.evaluation.functions import evaluation_budget
+from rlkl.claims.evaluation.quiz import check_quiz
+from rlkl.claims.forms.forms import check_arithmetic, check_core_calls
+from rlkl.claims.prose.fields import prose_strings
+from rlkl.claims.prose.scanner import scan
+from rlkl.claims.prose.source import locate
 from rlkl.claims.records import Found, LessonClaims, Problem, Prose, Verdict, assign_roles
-from rlkl.claims.scanner import scan
-from rlkl.claims.source import locate
+from rlkl.claims.templates.bind import match_claims
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document
 from rlkl.scaffold import placeholders

@@ -46,8 +46,8 @@ def mention_rows(reports: Iterable[LessonReport]) -> list[MentionRow]:
 
 
 def equation_rows(reports: Iterable[LessonReport]) -> list[MentionRow]:
-    """One row per relation of every lesson's equations (:mod:`rlkl.claims.equations`); the
-    ``text`` is the relation's left-hand side."""
+    """One row per relation of every lesson's equations
+    (:mod:`rlkl.claims.equations.equations`); the ``text`` is the relation's left-hand side."""
     rows = []
     for report in reports:
         for e in report.equations:

@@ -1,6 +1,6 @@
 """The records the claim stages hand each other. All frozen; no stage keeps state.
 
-scan → :class:`~rlkl.claims.scanner.Mention` · match → :class:`Prose` plus matched
+scan → :class:`~rlkl.claims.prose.scanner.Mention` · match → :class:`Prose` plus matched
 templates · evaluate → :class:`Verdict` / :class:`Exempt` / :class:`Problem` (collected in
 :class:`Found`) · one lesson → :class:`LessonClaims`.
 """
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from rlkl.claims.scanner import Mention
+from rlkl.claims.prose.scanner import Mention
 from rlkl.claims.status import Status
 from rlkl.diagnostics import Diagnostic
 
@@ -138,5 +138,5 @@ class LessonClaims:
     roles: Mapping[Key, str] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
     rewrites: Mapping[Key, float] = field(default_factory=dict)
-    # one record per relation of every science[].equation (rlkl.claims.equations)
+    # one record per relation of every science[].equation (rlkl.claims.equations.equations)
     equations: tuple[EquationRecord, ...] = ()

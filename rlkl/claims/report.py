@@ -7,7 +7,7 @@ them gets it from the cache or a worker process as well as from a check in its o
 (it is plain data: :meth:`LessonReport.to_json` / :meth:`LessonReport.from_json`).
 
 A number's status is decided here, once (:func:`number_status`), from the change records of
-:mod:`rlkl.claims.changes`.
+:mod:`rlkl.claims.fixtures.changes`.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rlkl.claims.changes import Change, up_to_date
-from rlkl.claims.recorded import canonical
+from rlkl.claims.fixtures.changes import Change, up_to_date
+from rlkl.claims.fixtures.recorded import canonical
+from rlkl.claims.prose.source import locate
 from rlkl.claims.records import Key, LessonClaims, Verdict
-from rlkl.claims.source import locate
 from rlkl.claims.status import Status
 from rlkl.corpus import Facts
 from rlkl.diagnostics import Diagnostic

@@ -4,7 +4,7 @@ Every consumer — ``rlkl check``, ``regen``, ``rlkl claims``, the pytest plugin
 shows these values and no other; the rule that gives a number its status is
 :func:`rlkl.claims.report.number_status`, defined once.
 
-Against the committed fixtures (:class:`rlkl.claims.changes.Change`): ``verified``,
+Against the committed fixtures (:class:`rlkl.claims.fixtures.changes.Change`): ``verified``,
 ``failed``, ``new``, ``stale``, ``drift``, ``orphaned``, ``missing``. A number besides
 those: ``input`` (read from the prose, or an intermediate of worked arithmetic), ``exempt``
 (its exemption is recorded), ``unaccounted`` (neither checked nor exempt). An equation's

@@ -1,7 +1,9 @@
-"""The CLI reference in the README, generated from the commands themselves.
+"""The CLI reference in the README and on the site, generated from the commands themselves.
 
-``python -m rlkl.cli.reference`` prints it; a test asserts the README block between the
-``cli:start``/``cli:end`` markers is current, so the docs cannot drift from the code.
+``python -m rlkl.cli.reference`` prints it; ``--page`` writes the site's page
+(:data:`rlkl.site.pages.CLI_PAGE`). Tests assert the README block between the
+``cli:start``/``cli:end`` markers and the page are current, so the docs cannot drift from
+the code.
 """
 
 from __future__ import annotations
@@ -39,5 +41,18 @@ def reference() -> str:
     return "\n".join(parts)
 
 
+def page() -> str:
+    """The site's CLI reference page: the reference under a title."""
+    return "---\ntitle: CLI reference\n---\n\n# CLI reference\n\n" + reference()
+
+
 if __name__ == "__main__":
-    print(reference(), end="")
+    import sys
+
+    from rlkl.atomic import write_atomic
+    from rlkl.site.pages import CLI_PAGE
+
+    if sys.argv[1:] == ["--page"]:
+        write_atomic(CLI_PAGE, page())
+    else:
+        print(reference(), end="")

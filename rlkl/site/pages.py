@@ -109,11 +109,15 @@ def report_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, t
     return markdown, tuple(blocks.items)
 
 
-def cli_markdown() -> str:
-    """The CLI reference, generated from the click commands (``rlkl.cli.reference``)."""
-    from rlkl.cli.reference import reference
+CLI_PAGE = Path(__file__).with_name("reference") / "cli.md"
+"""The CLI reference page, generated from the click commands by ``python -m rlkl.cli.reference
+--page`` and shipped with the package (the site sits below the CLI and imports none of it;
+a test keeps the file current)."""
 
-    return "---\ntitle: CLI reference\n---\n\n# CLI reference\n\n" + reference()
+
+def cli_markdown() -> str:
+    """The CLI reference page (:data:`CLI_PAGE`)."""
+    return CLI_PAGE.read_text(encoding="utf-8")
 
 
 def _type(spec: dict[str, Any]) -> str:

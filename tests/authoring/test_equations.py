@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rlkl.check import CheckResult, check_paths
-from rlkl.claims import equations
-from rlkl.claims.latex import (
+from rlkl.claims.equations import equations
+from rlkl.claims.equations.latex import (
     EquationError,
     evaluate,
     parse_relation,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rlkl.claims import latex, latex_cache
+from rlkl.claims.equations import latex, latex_cache
 
 KL = r"\sum_i p_i\log\frac{p_i}{q_i}"
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from rlkl.check import check_paths
-from rlkl.claims.bindings import load_bindings
+from rlkl.claims.bindings.reader import load_bindings
 from rlkl.cli import main
 from rlkl.scaffold import PLACEHOLDER, catalog_with, new_lesson
 from rlkl.validate import validate_paths

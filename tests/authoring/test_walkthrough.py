@@ -18,7 +18,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from rlkl.cache_dir import cache_root
-from rlkl.claims import fields
+from rlkl.claims.prose import fields
 from tests.authoring.gitenv import git_env
 
 REPO = Path(__file__).resolve().parents[2]

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rlkl.claims import expr, matching
-from rlkl.claims.scanner import scan
+from rlkl.claims.evaluation import expr
+from rlkl.claims.forms import recognise
+from rlkl.claims.prose.scanner import scan
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 
@@ -54,27 +55,27 @@ def test_prefilter_finds_what_parsing_every_start_finds(
     text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mentions = scan("/x", text)
-    fast = [(a.source, a.start, a.result) for a in matching.arithmetic(text, mentions)]
-    monkeypatch.setattr(matching, "_first_start", lambda text, low, high: low)
-    monkeypatch.setattr(matching, "_never_arithmetic", lambda source: False)
-    reference = [(a.source, a.start, a.result) for a in matching.arithmetic(text, mentions)]
+    fast = [(a.source, a.start, a.result) for a in recognise.arithmetic(text, mentions)]
+    monkeypatch.setattr(recognise, "_first_start", lambda text, low, high: low)
+    monkeypatch.setattr(recognise, "_never_arithmetic", lambda source: False)
+    reference = [(a.source, a.start, a.result) for a in recognise.arithmetic(text, mentions)]
     assert fast == reference
 
 
 def test_prefilter_skips_past_variable_words_and_keywords() -> None:
     text = "the zebra is min(1.4×2,1.2×2)"  # "is" is a Python keyword, "min" a function
-    assert "zebra" not in matching._harmless_words() and "is" not in matching._harmless_words()
-    assert matching._first_start(text, 0, len(text)) == text.index(" min")
+    assert "zebra" not in recognise._harmless_words() and "is" not in recognise._harmless_words()
+    assert recognise._first_start(text, 0, len(text)) == text.index(" min")
     # past a quote: each source that holds one holds no comment, so it is ruled out unparsed
-    assert matching._first_start("a 'b' min(1)", 0, 12) == 5
-    assert matching._first_start("a 'b' #min(1)", 0, 13) == 0  # a comment: parsing decides
-    assert matching._first_start("a 'b' \\min(1)", 0, 13) == 0
+    assert recognise._first_start("a 'b' min(1)", 0, 12) == 5
+    assert recognise._first_start("a 'b' #min(1)", 0, 13) == 0  # a comment: parsing decides
+    assert recognise._first_start("a 'b' \\min(1)", 0, 13) == 0
 
 
 @settings(max_examples=3000, deadline=None)
 @given(st.text(alphabet="12.+-×()[]{}'\"#\\ ab,=*/<%:", min_size=1, max_size=14))
 def test_a_source_ruled_out_is_never_a_literal_expression(source: str) -> None:
-    if not matching._never_arithmetic(source):
+    if not recognise._never_arithmetic(source):
         return
     try:
         tree = expr.parse(source)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rlkl.claims import slots
-from rlkl.claims.bindings import Template
+from rlkl.claims.bindings.model import Template
 from rlkl.claims.records import Located
+from rlkl.claims.templates import slots
 from rlkl.cli import main
 from rlkl.diagnostics import brief
 from rlkl.regen import regen_paths

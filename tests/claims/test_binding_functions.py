@@ -7,8 +7,8 @@ import inspect
 import pytest
 
 from rlkl import core
-from rlkl.claims import expr
-from rlkl.claims.functions import EXCLUDED, FUNCTIONS
+from rlkl.claims.evaluation import expr
+from rlkl.claims.evaluation.functions import EXCLUDED, FUNCTIONS
 
 PUBLIC = [n for n in core.__all__ if inspect.isfunction(getattr(core, n))]
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rlkl.check import run_lesson
-from rlkl.claims import changes, fixtures
+from rlkl.claims.fixtures import changes, fixtures
 from rlkl.validate import load_lesson
 from tests.claims.helpers import SEED, Workspace
 

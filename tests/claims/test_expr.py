@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from rlkl.claims import expr
-from rlkl.claims.precision import agrees
+from rlkl.claims.evaluation import expr
+from rlkl.claims.evaluation.precision import agrees
 
 
 def _eval(source: str, **env: object) -> object:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rlkl.claims.fields import ITEM, prose_paths, prose_strings, string_fields
+from rlkl.claims.prose.fields import ITEM, prose_paths, prose_strings, string_fields
 
 SEED = Path(__file__).resolve().parents[2] / "content" / "policy-gradient-kl-control"
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
-from rlkl.claims.judge import plain
+from rlkl.claims.evaluation.judge import plain
 
 FLOATS = st.one_of(st.floats(), st.sampled_from([np.inf, -np.inf, np.nan, -0.0, 5e-324]))
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from rlkl.claims import scanner
-from rlkl.claims.scanner import format_number, scan
+from rlkl.claims.prose import scanner
+from rlkl.claims.prose.scanner import format_number, scan
 
 
 def _texts(text: str) -> list[str]:
@@ -77,7 +77,7 @@ def test_dash_look_alikes_are_minus_signs(dash: str) -> None:
 
 @pytest.mark.parametrize("text", ["1e-999999999", "1e999999999", "9" * 5000, "0." + "1" * 5000])
 def test_extreme_numbers_do_not_crash(text: str) -> None:
-    from rlkl.claims.precision import agrees
+    from rlkl.claims.evaluation.precision import agrees
 
     (mention,) = scan("/x", text)
     assert mention.decimals <= 300

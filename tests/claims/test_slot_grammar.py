@@ -1,12 +1,12 @@
 """The slot grammar of templates: ``pieces`` reads a template as the grammar says, character
-by character (``rlkl.claims.slots``)."""
+by character (``rlkl.claims.templates.slots``)."""
 
 from __future__ import annotations
 
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from rlkl.claims.slots import _SLOT, Piece, Slot, pieces  # the one slot pattern
+from rlkl.claims.templates.slots import _SLOT, Piece, Slot, pieces  # the one slot pattern
 
 
 def _character_by_character(says: str) -> tuple[Piece, ...]:

@@ -1,12 +1,12 @@
 """The number pattern of template slots matches exactly what its plain character classes say,
 and a template is found where its exact pattern finds it.
 
-:data:`rlkl.claims.matching._NUM` is the scanner's number written for ``re`` to compile fast
-(classes split into branches); written with the classes joined, as the scanner reads
+:data:`rlkl.claims.templates.matching._NUM` is the scanner's number written for ``re`` to
+compile fast (classes split into branches); written with the classes joined, as the scanner reads
 mentions, the two must agree on every string: where a match starts and ends, and every
 match ``finditer`` finds. The search that compiles no pattern per template
-(:mod:`rlkl.claims.template_search`) is compared with the exact pattern
-(:func:`rlkl.claims.matching.exact_parser`) on templates written out with numbers and
+(:mod:`rlkl.claims.templates.search`) is compared with the exact pattern
+(:func:`rlkl.claims.templates.matching.exact_parser`) on templates written out with numbers and
 near-numbers.
 """
 
@@ -22,7 +22,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rlkl import numerals
-from rlkl.claims import matching, template_search
+from rlkl.claims.templates import matching, search
 
 PLAIN_NUM = numerals.number_pattern(numerals.joined)
 PLAIN_LIST = rf"\[\s*{PLAIN_NUM}(?:\s*,\s*{PLAIN_NUM})*\s*\]"
@@ -99,7 +99,7 @@ def test_the_template_search_finds_what_the_exact_pattern_finds(case: tuple[str,
     says, text = case
     steps = matching._template(says)[0]
     exact = matching.exact_parser(says)
-    assert template_search.findall(steps, text) == [
+    assert search.findall(steps, text) == [
         r.spans for r in exact.findall(text) if r is not None
     ]
 
@@ -175,10 +175,10 @@ def test_a_template_with_any_number_of_slots_is_found(
     assert [s.word for s in found.slots] == [str(i) for i in range(1500)]
 
 
-def _counted(says: str, tried: Counter[tuple[str, int]]) -> list[template_search.Step]:
+def _counted(says: str, tried: Counter[tuple[str, int]]) -> list[search.Step]:
     """The template's steps, each slot counting the positions its ends are asked for at."""
 
-    def counting(step: template_search.SlotStep) -> template_search.SlotStep:
+    def counting(step: search.SlotStep) -> search.SlotStep:
         def ends(text: str, at: int, following: str) -> object:
             tried[(step.alias, at)] += 1
             return step.ends(text, at, following)
@@ -186,7 +186,7 @@ def _counted(says: str, tried: Counter[tuple[str, int]]) -> list[template_search
         return dataclasses.replace(step, ends=ends)
 
     steps = matching._template(says)[0]
-    return [counting(s) if isinstance(s, template_search.SlotStep) else s for s in steps]
+    return [counting(s) if isinstance(s, search.SlotStep) else s for s in steps]
 
 
 BACKTRACKING = [
@@ -203,7 +203,7 @@ def test_a_slot_is_tried_once_at_a_position(says: str, text: str) -> None:
     it can end there: ~n^2 times after two adjacent slots against n digits, 2^k times after
     k slots that each have two ends ("1e1" and "1" before an "e")."""
     tried: Counter[tuple[str, int]] = Counter()
-    assert template_search.findall(_counted(says, tried), text) == [
+    assert search.findall(_counted(says, tried), text) == [
         r.spans for r in matching.exact_parser(says).findall(text) if r is not None
     ]
     assert max(tried.values()) == 1
@@ -213,10 +213,10 @@ def test_a_slot_is_tried_once_at_a_position(says: str, text: str) -> None:
 def test_a_search_that_remembers_nothing_finds_the_same(
     says: str, text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past :data:`template_search.REMEMBERED` failures the search remembers no more (its
+    """Past :data:`search.REMEMBERED` failures the search remembers no more (its
     memory is bounded); it is slower, not different."""
-    monkeypatch.setattr(template_search, "REMEMBERED", 0)
-    assert template_search.findall(matching._template(says)[0], text) == [
+    monkeypatch.setattr(search, "REMEMBERED", 0)
+    assert search.findall(matching._template(says)[0], text) == [
         r.spans for r in matching.exact_parser(says).findall(text) if r is not None
     ]
 
@@ -230,7 +230,7 @@ def test_a_number_slot_that_failed_at_a_digit_is_not_tried_again_in_that_run(dig
     tried: Counter[tuple[str, int]] = Counter()
     says = "{a} parameters"
     text = "has 423 parameters; " + digit * 5000 + " worked, 7 parameters"
-    found = template_search.findall(_counted(says, tried), text)
+    found = search.findall(_counted(says, tried), text)
     assert found == [r.spans for r in matching.exact_parser(says).findall(text) if r is not None]
     assert [text[slice(*spans["s1"])] for spans in found] == [" 423", " 7"]  # sign: " "
     # the space before each number (a sign), and of the run of 5,000 its first digit

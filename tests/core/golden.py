@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from rlkl import core
-from rlkl.claims import functions
+from rlkl.claims.evaluation import functions
 
 GOLDEN = Path(__file__).with_name("golden.json")
 

@@ -47,7 +47,7 @@ def test_every_core_function_has_a_golden_call(name: str) -> None:
 
 
 def test_fixtures_record_the_core_version_not_the_package_version() -> None:
-    from rlkl.claims.fixtures import build
+    from rlkl.claims.fixtures.fixtures import build
     from rlkl.claims.records import LessonClaims
 
     assert build(LessonClaims("x", ()))["core"] == core.CORE_VERSION

@@ -25,10 +25,11 @@ import numpy as np
 from hypothesis import strategies as st
 
 from rlkl.check import check_paths
-from rlkl.claims.bindings import BindingsError, load_bindings
-from rlkl.claims.expr import ExprError, evaluate, parse
-from rlkl.claims.functions import FUNCTIONS
-from rlkl.claims.scanner import format_number, scan
+from rlkl.claims.bindings.model import BindingsError
+from rlkl.claims.bindings.reader import load_bindings
+from rlkl.claims.evaluation.expr import ExprError, evaluate, parse
+from rlkl.claims.evaluation.functions import FUNCTIONS
+from rlkl.claims.prose.scanner import format_number, scan
 from rlkl.conformance import check_document
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import LoadError, parse_json

@@ -1,5 +1,5 @@
-"""The one definition of a recorded number (rlkl.claims.recorded): canonical floats that two
-machines write alike, and "the same" up to the noise of another CPU's exp/log kernels."""
+"""The one definition of a recorded number (rlkl.claims.fixtures.recorded): canonical floats
+that two machines write alike, and "the same" up to the noise of another CPU's exp/log kernels."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rlkl.claims.recorded import canonical, kept, same
+from rlkl.claims.fixtures.recorded import canonical, kept, same
 from tests.portability.shipped import moved
 
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12)

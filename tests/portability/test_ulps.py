@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from rlkl.check import check_paths
-from rlkl.claims import fixtures
-from rlkl.claims.recorded import canonical, same
+from rlkl.claims.fixtures import fixtures
+from rlkl.claims.fixtures.recorded import canonical, same
 from rlkl.regen import regen_paths
 from tests.portability.shipped import CONTENT, copy_content, fixture_files, floats, perturb_fixtures
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal, localcontext
 
-from rlkl.claims.scanner import WIDE
+from rlkl.claims.prose.scanner import WIDE
 from rlkl.shown import number
 
 _NOISE = Decimal("1e-12")

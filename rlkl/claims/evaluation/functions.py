@@ -1,6 +1,7 @@
 """The binding function table: every function and constant a claim expression may call.
 
-The evaluator (:mod:`rlkl.claims.expr`) knows no function of its own; it looks names up here.
+The evaluator (:mod:`rlkl.claims.evaluation.expr`) knows no function of its own; it looks
+names up here.
 Every function in ``rlkl.core.__all__`` is callable under its own name unless it is listed in
 :data:`EXCLUDED` with a reason; a function returning a tuple (``gae``: advantages and
 returns) gives a tuple, so ``gae(...)[0]`` is the advantages. Besides a few numeric built-ins

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rlkl.claims.bindings import Quiz
-from rlkl.claims.evaluate import Env
-from rlkl.claims.judge import judge, quote, verdict
-from rlkl.claims.precision import agrees, show
+from rlkl.claims.bindings.model import Quiz
+from rlkl.claims.evaluation.evaluate import Env
+from rlkl.claims.evaluation.judge import judge, quote, verdict
+from rlkl.claims.evaluation.precision import agrees, show
+from rlkl.claims.prose.scanner import Mention
 from rlkl.claims.records import Found, Problem, Prose
-from rlkl.claims.scanner import Mention
 
 
 def _option_numbers(prose: Prose, check: dict[str, Any]) -> dict[int, Mention]:

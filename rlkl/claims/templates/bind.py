@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rlkl.claims import matching
-from rlkl.claims.bindings import Bindings, Claim, Template
+from rlkl.claims.bindings.model import Bindings, Claim, Template
 from rlkl.claims.records import Problem, Prose
+from rlkl.claims.templates import matching
 
 
 @dataclass(frozen=True)

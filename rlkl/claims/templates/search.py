@@ -1,11 +1,12 @@
 """Where a sentence template occurs in a text, found without compiling a pattern for it.
 
-A template's exact pattern (the ``parse`` library's, :func:`rlkl.claims.matching.exact_parser`)
-is a sequence of steps ``L0 S1 L1 … Sk Lk``: literal text, written verbatim, and slots, each a
-pattern of its kind. ``re`` compiles that pattern in a few tenths of a millisecond a slot,
-more than the rest of checking a lesson whose templates are its own. This module finds the
-same occurrences by doing what ``re`` does with the compiled pattern, with each slot kind's
-pattern compiled once for every template:
+A template's exact pattern (the ``parse`` library's,
+:func:`rlkl.claims.templates.matching.exact_parser`) is a sequence of steps
+``L0 S1 L1 … Sk Lk``: literal text, written verbatim, and slots, each a pattern of its kind.
+``re`` compiles that pattern in a few tenths of a millisecond a slot, more than the rest of
+checking a lesson whose templates are its own. This module finds the same occurrences by doing what
+``re`` does with the compiled pattern, with each slot kind's pattern compiled once for every
+template:
 
 - occurrences are searched left to right, each search starting where the last one ends
   (``finditer``);

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from rlkl.claims import latex_cache
+from rlkl.claims.equations import latex_cache
 
 MAX_RELATION_CHARS = 300  # the Earley parser takes ~0.2 s per 10 fractions; bound its work
 
@@ -327,7 +327,8 @@ def parse_relation(rhs: str) -> Parsed:
     """Parse a right-hand side with sympy's Lark LaTeX parser, after mapping the notation.
 
     A relation's reading depends only on its text, so it is cached in the process and on disk
-    (:mod:`rlkl.claims.latex_cache`): sympy is imported only for relations not read before.
+    (:mod:`rlkl.claims.equations.latex_cache`): sympy is imported only for relations not read
+    before.
     """
     result = _parse_cached(rhs)
     if isinstance(result, EquationError):

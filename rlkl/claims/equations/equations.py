@@ -8,7 +8,7 @@ point plus the lesson's own worked inputs, and must agree with the expression ev
 (relative 1e-9). A relation that is neither bound nor exempt with a reason is an error, as
 an unaccounted number is.
 
-The LaTeX is read by :mod:`rlkl.claims.latex` (its docstring states the supported subset).
+The LaTeX is read by :mod:`rlkl.claims.equations.latex` (its docstring states the supported subset).
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from rlkl.claims import expr
-from rlkl.claims.bindings import Bindings, EquationBinding
-from rlkl.claims.latex import (
+from rlkl.claims.bindings.model import Bindings, EquationBinding
+from rlkl.claims.equations.latex import (
     EquationError,
     Parsed,
     Relation,
@@ -32,6 +31,7 @@ from rlkl.claims.latex import (
     split_relations,
     strip_sizing,
 )
+from rlkl.claims.evaluation import expr
 from rlkl.claims.records import EquationRecord
 from rlkl.claims.status import Status
 from rlkl.diagnostics import Diagnostic

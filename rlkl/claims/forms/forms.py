@@ -14,8 +14,9 @@ import math
 from collections.abc import Mapping
 
 from rlkl import core
-from rlkl.claims import expr, matching
-from rlkl.claims.judge import judge
+from rlkl.claims.evaluation import expr
+from rlkl.claims.evaluation.judge import judge
+from rlkl.claims.forms import recognise
 from rlkl.claims.records import Found, Key, Problem, Prose
 
 
@@ -28,7 +29,7 @@ def check_arithmetic(prose: Prose, roles: Mapping[Key, str]) -> Found:
     its result."""
     found = Found()
     for pointer, text in prose.texts.items():
-        for form in matching.arithmetic(text, list(prose.by_pointer[pointer])):
+        for form in recognise.arithmetic(text, list(prose.by_pointer[pointer])):
             intermediate = tuple((m.key, "intermediate") for m in form.operands)
             if _bound(roles, form.result.key):
                 found += Found(roles=intermediate)
@@ -55,7 +56,7 @@ def check_arithmetic(prose: Prose, roles: Mapping[Key, str]) -> Found:
     return found
 
 
-def _core_call(pointer: str, text: str, call: matching.CoreCall) -> Found:
+def _core_call(pointer: str, text: str, call: recognise.CoreCall) -> Found:
     p = [m.number for m in call.p]
     q = [m.number for m in call.q]
     args = [p, q] if call.function == "kl_divergence" else [p]
@@ -87,7 +88,7 @@ def check_core_calls(prose: Prose, roles: Mapping[Key, str]) -> Found:
     """KL and entropy of literal distributions with a unit (``KL([..] || [..]) is x nats``)."""
     found = Found()
     for pointer, text in prose.texts.items():
-        for call in matching.core_calls(text, list(prose.by_pointer[pointer])):
+        for call in recognise.core_calls(text, list(prose.by_pointer[pointer])):
             if not _bound(roles, call.result.key):
                 found += _core_call(pointer, text, call)
     return found

@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 
 from rlkl import shown
-from rlkl.claims import expr
-from rlkl.claims.precision import agrees, describe, show
+from rlkl.claims.evaluation import expr
+from rlkl.claims.evaluation.precision import agrees, describe, show
+from rlkl.claims.prose.scanner import Mention
 from rlkl.claims.records import Found, Problem, Verdict
-from rlkl.claims.scanner import Mention
 from rlkl.diagnostics import FAILING
 
 

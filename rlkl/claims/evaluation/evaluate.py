@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 
 from rlkl import shown
-from rlkl.claims import expr, matching
-from rlkl.claims.bind import Matched
-from rlkl.claims.bindings import Claim
-from rlkl.claims.judge import judge, plain, verdict
+from rlkl.claims.bindings.model import Claim
+from rlkl.claims.evaluation import expr
+from rlkl.claims.evaluation.judge import judge, plain, verdict
+from rlkl.claims.prose.scanner import Mention
 from rlkl.claims.records import Found, Key, Located, Problem, Prose
-from rlkl.claims.scanner import Mention
+from rlkl.claims.templates import matching
+from rlkl.claims.templates.bind import Matched
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from rlkl.claims.scanner import Mention
+from rlkl.claims.prose.scanner import Mention
 from rlkl.loader import Document, line_column, raw_offsets
 
 __all__ = ["encode_like", "line_column", "locate", "mention_range", "raw_offsets", "splice"]

@@ -4,7 +4,7 @@ Expressions are parsed with :mod:`ast` (the grammar is Python's expression gramm
 prose operators ``×`` ``·`` ``÷`` and the U+2212 minus accepted) and evaluated by walking a
 whitelist of node types: numbers, strings, lists, names bound by the lesson, arithmetic,
 comparisons, ``and``/``or``/``not``, subscripts and calls of the functions in
-:data:`rlkl.claims.functions.FUNCTIONS` (the binding function table). Anything else is
+:data:`rlkl.claims.evaluation.functions.FUNCTIONS` (the binding function table). Anything else is
 rejected with :class:`ExprError` before evaluation.
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from rlkl.claims.functions import CONSTANTS, FUNCTIONS, KEYWORDS, BudgetError
+from rlkl.claims.evaluation.functions import CONSTANTS, FUNCTIONS, KEYWORDS, BudgetError
 from rlkl.shown import shown
 
 MAX_LENGTH = 500
@@ -34,7 +34,8 @@ class ExprError(ValueError):
 
 
 class BudgetExceeded(ExprError):
-    """The lesson's evaluation budget is spent (:func:`rlkl.claims.functions.evaluation_budget`)."""
+    """The lesson's evaluation budget is spent
+    (:func:`rlkl.claims.evaluation.functions.evaluation_budget`)."""
 
 
 

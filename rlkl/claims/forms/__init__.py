@@ -1,0 +1,3 @@
+"""The self-describing claim forms, checked with no binding: literal arithmetic and KL or
+entropy of literal distributions (recognised in recognise, checked in forms).
+"""
