@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 POOL_MIN_LESSONS = 48
+
+
+def cpu_jobs() -> int:
+    """The processes a batch check uses when none are asked for: one per CPU."""
+    return os.cpu_count() or 1
 """Fewer lessons than this are worked on in the calling process (processes cost more)."""
 
 

@@ -39,6 +39,7 @@ from rlkl.claims.report import Check, LessonReport
 from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import Diagnostic, Severity, brief
 from rlkl.loader import display_path
+from rlkl.pool import cpu_jobs
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -50,12 +51,38 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="after the run, rewrite the claim fixtures (same as `rlkl regen`).",
     )
+    group.addoption(
+        "--rlkl-items",
+        choices=ITEMS,
+        default=None,
+        help="one test item per claim (the default) or one per lesson (ini: rlkl_items).",
+    )
     parser.addini(
         "rlkl_content",
         type="paths",
         default=["content"],
         help="folders (relative to the ini file) whose lessons are claim tests.",
     )
+    parser.addini(
+        "rlkl_items",
+        default="claim",
+        help="'claim': one test item per claim (the default); 'lesson': one per lesson, "
+        "failing with every failing claim of it.",
+    )
+
+
+ITEMS = ("claim", "lesson")
+
+
+_PER_LESSON = pytest.StashKey[bool]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Read the choice of items once (a wrong ini value is a usage error)."""
+    chosen = config.getoption("rlkl_items") or config.getini("rlkl_items")
+    if chosen not in ITEMS:
+        raise pytest.UsageError(f"rlkl_items = {chosen!r}: write 'claim' or 'lesson'")
+    config.stash[_PER_LESSON] = chosen == "lesson"
 
 
 def _content_roots(config: pytest.Config) -> list[Path]:
@@ -107,11 +134,15 @@ def _collected(session: pytest.Session) -> list[Path]:
                    if isinstance(item.parent, LessonFixtures)})
 
 
-def _check(lessons: list[Path]) -> dict[Path, _Checked]:
-    """``lessons`` checked once, as ``rlkl check`` checks them (:func:`rlkl.check.check_paths`,
-    within their corpus, with its cache), by resolved lesson path."""
+def _cache() -> Cache | None:
     folder = default_dir()
-    result = check_paths(lessons, cache=Cache(folder) if folder is not None else None)
+    return Cache(folder) if folder is not None else None
+
+
+def _check(lessons: list[Path], jobs: int) -> dict[Path, _Checked]:
+    """``lessons`` checked once, as ``rlkl check`` checks them (:func:`rlkl.check.check_paths`,
+    within their corpus, with its cache and ``jobs`` processes), by resolved lesson path."""
+    result = check_paths(lessons, cache=_cache(), jobs=jobs)
     by_file: dict[str, list[Diagnostic]] = {}
     for d in result.diagnostics:
         by_file.setdefault(d.file, []).append(d)
@@ -133,7 +164,7 @@ def _check(lessons: list[Path]) -> dict[Path, _Checked]:
 class LessonFixtures(pytest.File):
     """The fixtures of one lesson: one item per claim, plus the lesson's own item."""
 
-    claim_ids: frozenset[str] = frozenset()  # the ids of the claim items collected
+    claim_ids: frozenset[str] = frozenset()  # the ids of the claims its fixtures record
 
     @property
     def checked(self) -> _Checked:
@@ -141,10 +172,12 @@ class LessonFixtures(pytest.File):
         checked at once, when its first item runs (:func:`_check`)."""
         stash = self.config.stash
         if _CHECKED not in stash:
-            stash[_CHECKED] = _check(_collected(self.session))
+            # a pytest-xdist worker runs beside another: it checks in its own process
+            jobs = 1 if hasattr(self.config, "workerinput") else cpu_jobs()
+            stash[_CHECKED] = _check(_collected(self.session), jobs)
         lesson = _lesson_of(self.path)
         if lesson not in stash[_CHECKED]:  # not among the session's items (run by hand)
-            stash[_CHECKED].update(_check([lesson]))
+            stash[_CHECKED].update(_check([lesson], 1))
         return stash[_CHECKED][lesson]
 
     def collect(self) -> Iterator[pytest.Item]:
@@ -155,6 +188,9 @@ class LessonFixtures(pytest.File):
             recorded = []
         entries = [e for e in recorded if isinstance(e, dict) and isinstance(e.get("id"), str)]
         self.claim_ids = frozenset(e["id"] for e in entries)
+        if self.config.stash[_PER_LESSON]:  # one item answers for every claim
+            yield LessonItem.from_parent(self, name="lesson", entries=entries)
+            return
         yield LessonItem.from_parent(self, name="lesson")
         for entry in entries:
             yield ClaimItem.from_parent(self, name=entry["id"], entry=entry)
@@ -171,25 +207,9 @@ class ClaimItem(pytest.Item):
         """Pass exactly when :mod:`rlkl.claims.fixtures.changes` says the claim is verified."""
         parent = self.parent
         assert isinstance(parent, LessonFixtures)
-        checked = parent.checked
-        verdict = checked.checks.get(self.name)
-        change = checked.changes.get(self.name)
-        if verdict is None or change is None:
-            if verdict is None and any(r.first_step for r in checked.reports):
-                raise ClaimFailure(
-                    f"claim {self.name} is not checked: the lesson's claims.yaml has errors "
-                    "(its lesson item says which); fix them first"
-                )
-            if verdict is None:
-                raise ClaimFailure(
-                    f"claim {self.name} is no longer in the lesson (orphaned fixture); "
-                    "run `rlkl regen` or `pytest --rlkl-update`"
-                )
-            if not verdict.ok:  # fixtures not compared (the lesson item says why)
-                raise ClaimFailure(_failed(verdict))
-            return
-        if change.status is not Status.VERIFIED:
-            raise ClaimFailure(_explain(change, verdict, self.entry))
+        problem = _claim_problem(parent.checked, self.name, self.entry)
+        if problem is not None:
+            raise ClaimFailure(problem)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ClaimFailure):
@@ -198,6 +218,30 @@ class ClaimItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"claim {self.name}"
+
+
+def _claim_problem(checked: _Checked, claim: str, recorded: dict[str, Any]) -> str | None:
+    """Why the recorded claim ``claim`` is not verified, or None when it is."""
+    verdict = checked.checks.get(claim)
+    change = checked.changes.get(claim)
+    if verdict is None and any(r.first_step for r in checked.reports):
+        return (f"claim {claim} is not checked: the lesson's claims.yaml has errors "
+                "(its lesson item says which); fix them first")
+    if verdict is None:
+        return (f"claim {claim} is no longer in the lesson (orphaned fixture); "
+                "run `rlkl regen` or `pytest --rlkl-update`")
+    if change is None:  # fixtures not compared (the lesson item says why)
+        return None if verdict.ok else _failed(verdict)
+    return None if change.status is Status.VERIFIED else _explain(change, verdict, recorded)
+
+
+def _where(checked: _Checked, claim: str) -> str:
+    """``file:line:column pointer `` of a claim's number, as a diagnostic is located."""
+    for report in checked.reports:
+        for check in report.checks:
+            if check.id == claim:
+                return f"{report.display}:{check.line}:{check.column} {check.pointer} "
+    return ""
 
 
 def _failed(check: Check) -> str:
@@ -225,28 +269,61 @@ def _explain(change: Change, verdict: Check, recorded: dict[str, Any]) -> str:
 
 
 class LessonItem(ClaimItem):
-    """Diagnostics of the lesson not attributable to one recorded claim."""
+    """Diagnostics of the lesson not attributable to one recorded claim; with one item per
+    lesson (``entries`` given), every failing claim too, each as its own item would say it."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, entries: list[dict[str, Any]] | None = None, **kwargs: Any) -> None:
         super().__init__(entry={}, **kwargs)
+        self.entries = entries or []
 
     def runtest(self) -> None:
         parent = self.parent
         assert isinstance(parent, LessonFixtures)
         checked = parent.checked
-        errors = [d for d in checked.diagnostics if d.severity is Severity.ERROR]
+        failures = [f"{_where(checked, entry['id'])}claim {entry['id']}: {problem}"
+                    for entry in self.entries
+                    if (problem := _claim_problem(checked, entry["id"], entry)) is not None]
         covered = {(r.display, c.line, c.column) for r in checked.reports for c in r.checks
                    if c.id in parent.claim_ids}
-        own: list[Diagnostic] = [d for d in errors if (d.file, d.line, d.column) not in covered]
-        if own:
-            raise ClaimFailure(
-                "\n".join(
-                    f"{d.file}:{d.line}:{d.column} {d.pointer} {d.code} {d.message}" for d in own
-                )
-            )
+        errors = [d for d in checked.diagnostics if d.severity is Severity.ERROR]
+        failures.extend(f"{d.file}:{d.line}:{d.column} {d.pointer} {d.code} {d.message}"
+                        for d in errors if (d.file, d.line, d.column) not in covered)
+        if failures:
+            raise ClaimFailure("\n".join(failures))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, "lesson checks"
+
+
+def _content_lessons(config: pytest.Config) -> list[Path]:
+    """The lesson files below the content folders, those below the paths named on the
+    command line (if any): what ``--rlkl-update`` rewrites, and a controller checks first."""
+    content = _content_roots(config)
+    asked = [Path(arg.split("::")[0]).resolve() for arg in config.args]
+    return sorted(
+        {
+            lesson.resolve()
+            for root in content
+            if root.is_dir()
+            for lesson in root.rglob(LESSON)
+            if not asked or _inside(lesson, asked) or any(a in root.parents for a in asked)
+        }
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist, the controller checks the content lessons once, pooled, before
+    the workers start: each worker's check (:func:`_check`) then reads the cache, so the
+    corpus is checked once per session, not once per worker. With the cache off
+    (``RLKL_CACHE_DIR=off``) there is nothing to share: each worker checks its lessons."""
+    config = session.config
+    if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("dsession"):
+        return
+    cache = _cache()
+    lessons = _content_lessons(config)
+    if cache is not None and lessons:
+        check_paths(lessons, cache=cache, jobs=cpu_jobs())
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -254,17 +331,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     if not config.getoption("rlkl_update") or hasattr(config, "workerinput"):
         return
-    content = _content_roots(config)
-    asked = [Path(arg.split("::")[0]).resolve() for arg in config.args]
-    lessons = sorted(
-        {
-            lesson.parent
-            for root in content
-            if root.is_dir()
-            for lesson in root.rglob(LESSON)
-            if not asked or _inside(lesson, asked) or any(a in root.parents for a in asked)
-        }
-    )
+    lessons = sorted({lesson.parent for lesson in _content_lessons(config)})
     if lessons:
         from rlkl.regen import regen_paths
 

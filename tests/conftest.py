@@ -5,6 +5,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+import yaml  # noqa: F401  (see below)
 from hypothesis import settings
 
 # Machines here are shared and noisy: property tests assert behaviour, never speed, so no
@@ -12,10 +13,14 @@ from hypothesis import settings
 settings.register_profile("rlkl", deadline=None, print_blob=True)
 settings.load_profile("rlkl")
 
-# rlkl.pool imports concurrent.futures.process only when it pools. An in-process pytester run
-# (the plugin's tests) removes the modules it imported when it ends, so a pool started later
-# in the same worker would pickle its work items with a class that is no longer the module's
-# ("_CallItem ... is not the same object"). Imported here, it is kept.
+# An in-process pytester run (the plugin's tests) removes the modules it imported when it
+# ends, and a module imported again is a new one. Two that rlkl imports only when it needs
+# them break then, so they are imported here, before any such run, and kept:
+# - concurrent.futures.process (rlkl.pool, when it pools): a later pool pickles its work items
+#   with a class that is no longer the module's ("_CallItem ... is not the same object");
+# - yaml (PyYAML's C reader, claims.yaml's fast path): the extension keeps the first import's
+#   classes, and MkDocs then reads its theme with none of its constructors ("could not
+#   determine a constructor for the tag None").
 
 
 @pytest.fixture(autouse=True, scope="session")

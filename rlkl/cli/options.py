@@ -57,8 +57,10 @@ def cache_unless(no_cache: bool) -> Cache | None:
 
 
 def jobs_or_cpus(jobs: int | None) -> int:
-    """The ``--jobs`` asked for, else one per CPU."""
-    return jobs if jobs is not None else os.cpu_count() or 1
+    """The ``--jobs`` asked for, else one per CPU (:func:`rlkl.pool.cpu_jobs`)."""
+    from rlkl.pool import cpu_jobs
+
+    return jobs if jobs is not None else cpu_jobs()
 
 
 def batch_gc() -> None:

@@ -11,7 +11,6 @@ works the same.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 from rlkl.cache import Cache, default_dir
+from rlkl.pool import cpu_jobs
 from rlkl.resources import schema_dir
 from rlkl.site.lesson import Link, fill, lesson_markdown
 from rlkl.site.pages import (
@@ -77,7 +77,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """``mkdocs build`` may check a large corpus in one process per CPU."""
-        self.jobs = (os.cpu_count() or 1) if command in ("build", "gh-deploy") else 1
+        self.jobs = cpu_jobs() if command in ("build", "gh-deploy") else 1
 
     def _path(self, config: MkDocsConfig, value: str) -> Path:
         base = Path(config.config_file_path or ".").resolve().parent

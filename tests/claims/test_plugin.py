@@ -117,3 +117,49 @@ def test_a_broken_claims_yaml_is_said_once_and_update_says_what_it_kept(
     assert "orphaned fixture" not in result.stdout.str()
     result = corpus.runpytest("content", "--rlkl-update", "-p", "no:cacheprovider")
     result.stdout.fnmatch_lines(["rlkl: not updated: *lesson.json: its claims.yaml has errors*"])
+
+
+def _two_faults(corpus: pytest.Pytester) -> None:
+    """A wrong computed number (claim ppo-ratio.ratio) and a number nothing accounts for."""
+    lesson = corpus.path / "content" / SEED / "lesson.json"
+    text = lesson.read_text(encoding="utf-8").replace("ratio is 1.4", "ratio is 1.5", 1)
+    lesson.write_text(text.replace("PPO is worked here only.", "PPO is worked 3 times.", 1),
+                      encoding="utf-8")
+
+
+def test_one_item_per_lesson_on_request(corpus: pytest.Pytester) -> None:
+    collected = corpus.runpytest("content", "--co", "-q", "--rlkl-items=lesson",
+                                 "-p", "no:cacheprovider")
+    assert [line for line in collected.outlines if "::" in line] == [
+        f"content/{SEED}/fixtures.json::lesson"]
+    corpus.runpytest("content", "--rlkl-items=lesson", "-p", "no:cacheprovider").assert_outcomes(
+        passed=1)
+
+
+def test_a_lesson_item_fails_with_every_failing_claim_located(corpus: pytest.Pytester) -> None:
+    """The one item says what the claim items and the lesson item would say, each failing
+    claim at the line and column of its number, as `rlkl check` locates it."""
+    _two_faults(corpus)
+    per_claim = corpus.runpytest("content", "-p", "no:cacheprovider", "-rf")
+    per_claim.assert_outcomes(failed=2, passed=len(_claims()) - 1)
+    result = corpus.runpytest("content", "--rlkl-items=lesson", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    check = corpus.run("rlkl", "check", "content")
+    [located] = [line.split(" ")[0] for line in check.outlines if " RLKL401 " in line]
+    result.stdout.fnmatch_lines([
+        f"{located} /engineeringExample claim ppo-ratio.ratio@/engineeringExample: "
+        "prose says 1.5 (1 decimal written)*",
+        "expected (computed): ratio = ppo_ratio_from_probs(p_new, p_old) -> 1.4",
+        "*/description RLKL410 the number 3*",
+    ])
+    assert result.stdout.str().count("prose says 1.5") == 1  # not again as a diagnostic
+
+
+def test_the_ini_option_chooses_items_and_refuses_a_wrong_value(corpus: pytest.Pytester) -> None:
+    corpus.makeini("[pytest]\nrlkl_items = lesson\n")
+    corpus.runpytest("content", "-p", "no:cacheprovider").assert_outcomes(passed=1)
+    assert corpus.runpytest("content", "--rlkl-items=claim", "-p", "no:cacheprovider").ret == 0
+    corpus.makeini("[pytest]\nrlkl_items = lessons\n")
+    result = corpus.runpytest("content", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*rlkl_items = 'lessons': write 'claim' or 'lesson'*"])

@@ -120,3 +120,41 @@ def test_interleaved_lessons_are_checked_once_with_the_verdicts_of_a_run_in_orde
     shuffled.assert_outcomes(failed=1, passed=sum(_items(lesson) for lesson in LESSONS) - 1)
     assert [line for line in shuffled.outlines if line.startswith("prose says")] == failure
     assert len(checked) == len(LESSONS)
+
+
+COUNT_CHECKS = """
+import os
+from rlkl import check
+
+_real = check.check_lesson
+
+
+def _counted(*args, **kwargs):
+    with open(os.environ["RLKL_TEST_CHECKED"], "a", encoding="utf-8") as log:
+        log.write(f"{os.getpid()} {args[0].path.parent.name}\\n")
+    return _real(*args, **kwargs)
+
+
+check.check_lesson = _counted
+"""
+
+
+@pytest.mark.parametrize("cache", ["on", "off"])
+def test_under_xdist_the_corpus_is_checked_once_not_once_per_worker(
+    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, cache: str
+) -> None:
+    """The controller checks the lessons before the workers start; the workers' checks are
+    answered by the cache. With the cache off, each worker checks the lessons itself."""
+    log = corpus.path / "checked.log"
+    monkeypatch.setenv("RLKL_TEST_CHECKED", str(log))
+    monkeypatch.setenv("RLKL_CACHE_DIR", str(corpus.path / "cache") if cache == "on" else "off")
+    corpus.makeconftest(COUNT_CHECKS)
+    _break_seed(corpus.path)
+    result = corpus.runpytest_subprocess("content", "-n", "2", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1, passed=sum(_items(lesson) for lesson in LESSONS) - 1)
+    checked = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+    if cache == "on":
+        assert sorted(name for _, name in checked) == sorted(LESSONS)
+        assert len({pid for pid, _ in checked}) == 1  # the controller's
+    else:  # nothing to share: the controller checks nothing, each worker all it collected
+        assert sorted(name for _, name in checked) == sorted(LESSONS * 2)
