@@ -15,7 +15,9 @@ consistently, bindings, fixtures written by ``rlkl regen``):
    written apart do (the copies of the first share theirs, so each is compiled once);
 3. ``rlkl check`` warm, after one lesson changed, through the content-hash cache (goal:
    <= 0.1 of the cold run), and ``rlkl regen`` after it (through the same cache);
-4. the pytest plugin on the corpus, serial and with ``-n 2``;
+4. the first ``rlkl check`` of N copies of the seed lesson into an empty cache folder (it
+   fills the lesson cache and the equation readings), against check-jsonschema on the same
+   files (the pytest plugin has its own benchmark, ``bench_plugin.py``);
 5. CLI start-up (``rlkl --version``) and ``rlkl check --no-cache content/`` (the shipped lessons).
 
 Every figure is the wall time of one subprocess run (start-up included), on this machine,
@@ -46,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import make_corpus
 
 REPO = Path(__file__).resolve().parents[1]
+SEED = "policy-gradient-kl-control"
 BIN = Path(sys.executable).parent
 # the environment of every timed command: rlkl's bytecode is written once and then used
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
@@ -131,9 +134,13 @@ def main() -> None:
         changed.write_text(text.replace("independently", "separately", 1), encoding="utf-8")
         warm = _run(rlkl, "check", str(root), env=env)
         regen_warm = _run(rlkl, "regen", str(root), env=env)  # after that check, through its cache
-        pytest = [sys.executable, "-m", "pytest", str(root), "-q", "-p", "no:cacheprovider"]
-        plugin = _run(*pytest, env=env)
-        plugin_n2 = _run(*pytest, "-n", "2", env=env)
+        seeds = Path(tmp) / "seeds" / "content"  # one lesson, copied: its equations alike
+        seed_folders = make_corpus(seeds, args.n, sources=[SEED])
+        _run(rlkl, "regen", "--fix", str(seeds), env=env)
+        empty = {**ENV, "RLKL_CACHE_DIR": str(Path(tmp) / "empty-cache")}
+        first = _run(rlkl, "check", str(seeds), env=empty)  # fills an empty cache folder
+        seed_baseline = _run(str(BIN / "check-jsonschema"), "--schemafile", schema,
+                             *[str(f / "lesson.json") for f in seed_folders])
         startup = min(_run(rlkl, "--version") for _ in range(3))
         shipped = min(_run(rlkl, "check", "--no-cache", "content", env=env) for _ in range(3))
         if args.against:
@@ -147,8 +154,8 @@ def main() -> None:
         ("check, cold, templates not shared", distinct, f"{distinct / cold:.2f}x cold"),
         ("check, warm after one change", warm, f"{warm / cold:.3f}x cold (goal <= 0.1)"),
         ("regen after that check", regen_warm, f"{regen_warm / regen:.3f}x regen, nothing cached"),
-        ("pytest plugin, serial", plugin, ""),
-        ("pytest plugin, -n 2", plugin_n2, f"{plugin_n2 / plugin:.2f}x serial"),
+        (f"check of {args.n} seed copies, empty cache", first,
+         f"{first / seed_baseline:.2f}x check-jsonschema on them ({seed_baseline:.2f} s)"),
         ("rlkl --version (start-up)", startup, ""),
         ("check --no-cache content/ (shipped lessons)", shipped, ""),
     ]

@@ -67,14 +67,16 @@ def _copy(source: str, target: Path, index: int, distinct: bool) -> None:
         bindings.write_text(text, "utf-8")
 
 
-def make_corpus(target: Path, n: int, *, distinct: bool = False) -> list[Path]:
-    """Write ``n`` lessons and a catalog into ``target``; return the lesson folders."""
+def make_corpus(target: Path, n: int, *, distinct: bool = False,
+                sources: list[str] | None = None) -> list[Path]:
+    """Write ``n`` lessons and a catalog into ``target``; return the lesson folders. The
+    lessons copy ``sources`` in turn (default: the nine shipped ones)."""
     target.mkdir(parents=True, exist_ok=True)
     catalog = json.loads((CONTENT / "catalog.json").read_text(encoding="utf-8"))
     planned = [e for e in catalog["lessons"] if e["status"] != "published"]
     published = []
     for index in range(n):
-        source = SHIPPED[index % len(SHIPPED)]
+        source = (sources or SHIPPED)[index % len(sources or SHIPPED)]
         _copy(source, target, index, distinct)
         published.append({"id": f"{source}-{index}", "title": f"{source} {index}",
                           "status": "published"})

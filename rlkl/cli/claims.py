@@ -13,7 +13,6 @@ from rlkl.check import CheckResult, check_paths
 from rlkl.claims.listing import equation_rows, mention_rows
 from rlkl.cli.options import (
     FormatCommand,
-    batch_gc,
     cache_unless,
     format_option,
     jobs_option,
@@ -25,6 +24,7 @@ from rlkl.cli.options import (
     use_color,
 )
 from rlkl.diagnostics import Severity, brief
+from rlkl.gc_tuning import for_a_batch_command
 from rlkl.render import Format, one_line, render
 
 
@@ -61,7 +61,7 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None
       rlkl check --format json | jq .summary
     """
     asked = paths_or_content(paths)
-    batch_gc()
+    for_a_batch_command()
     result = check_paths(asked, cache=cache_unless(no_cache), jobs=jobs_or_cpus(jobs))
     require_lessons(result.summary(), result.diagnostics, asked)
     _emit(result, fmt)
@@ -101,7 +101,7 @@ def regen(
     from rlkl.regen import regen_paths
 
     asked = paths_or_content(paths)
-    batch_gc()
+    for_a_batch_command()
     report, result = regen_paths(
         asked, fix=fix, jobs=jobs_or_cpus(jobs), cache=cache_unless(no_cache)
     )

@@ -3,9 +3,6 @@ errors that keep the ``--format json`` contract (one JSON object on stdout, exit
 
 from __future__ import annotations
 
-import atexit
-import functools
-import gc
 import json
 import os
 import sys
@@ -61,25 +58,6 @@ def jobs_or_cpus(jobs: int | None) -> int:
     from rlkl.pool import cpu_jobs
 
     return jobs if jobs is not None else cpu_jobs()
-
-
-def batch_gc() -> None:
-    """Tune the garbage collector for a batch command (``check``, ``regen``): it allocates
-    many small records, so the young generation is collected less often, as mypy's command
-    line does (5–10% less CPU in an in-process check of 200 lessons).
-
-    And at exit the heap is frozen (:func:`gc.freeze`, an exit handler): the interpreter's
-    last collections, which would take apart every module's classes and functions just
-    before the process ends, then skip them (the exit of a warm ``rlkl check`` of 1,000
-    lessons: 43–72 ms before, 11–12 ms now). Other exit handlers run as before, output is
-    flushed and files are closed: only the collection of cyclic garbage is skipped."""
-    gc.set_threshold(200_000, 30, 30)
-    _freeze_at_exit()
-
-
-@functools.cache
-def _freeze_at_exit() -> None:
-    atexit.register(gc.freeze)  # once a process, whichever batch command asks first
 
 
 class NoLessons(click.UsageError):
