@@ -14,7 +14,8 @@ is as many trivial items (``def test(i): pass``) in the same run, serial and wit
 Runs are interleaved and the best of ``--rounds`` is kept (the machine is shared: compare
 ratios within a run). Goals (issue 27): one item per claim serial ≤ 1.5x (check + as many
 trivial items), one item per lesson serial ≤ 1.5x the check, and ``-n 2`` ≤ 0.75x serial in
-both modes. """
+both modes.
+"""
 
 from __future__ import annotations
 
