@@ -11,6 +11,7 @@ presentation elements and layout attributes. An equation holding any other eleme
 
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
 
 from markupsafe import Markup
@@ -47,8 +48,11 @@ def _clean(element: ET.Element) -> ET.Element:
     return copy
 
 
+@functools.lru_cache(maxsize=4096)
 def to_mathml(latex: str) -> Markup:
-    """``latex`` as a block ``<math>`` element; raises :class:`MathError` when it cannot."""
+    """``latex`` as a block ``<math>`` element; raises :class:`MathError` when it cannot.
+    Remembered by its text (a pure function of it): an equation a corpus writes again, and
+    every equation of a rebuild in ``rlkl site serve``, is converted once."""
     from latex2mathml.converter import convert
 
     try:
