@@ -74,6 +74,30 @@ def fill(html: str, blocks: Sequence[str]) -> str:
     return _FILLED.sub(lambda m: blocks[int(m.group(1))], html)
 
 
+_HELD = re.compile(r"<math\b.*?</math>|<svg\b.*?</svg>", re.DOTALL)  # rlkl writes both whole
+_HELD_TOKEN = re.compile(r"<!--rlkl-held-(\d+)-->")
+
+
+def hold_back(html: str) -> tuple[str, tuple[str, ...]]:
+    """``html`` with its MathML and SVG held back, a comment standing for each, and what
+    was held. What reads a page's content before it is written (the search index) then
+    skips them: MathML is two fifths of a lesson page's elements and nothing to search for,
+    and parsing it was the most of the index's time. (Lesson text is escaped, so only the
+    markup rlkl writes holds ``<math`` or ``<svg``.)"""
+    held: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        held.append(match.group(0))
+        return f"<!--rlkl-held-{len(held) - 1}-->"
+
+    return _HELD.sub(keep, html), tuple(held)
+
+
+def put_back(html: str, held: Sequence[str]) -> str:
+    """The written page with what :func:`hold_back` held back in its place again."""
+    return _HELD_TOKEN.sub(lambda m: held[int(m.group(1))], html) if held else html
+
+
 @dataclass(frozen=True)
 class Link:
     """A lesson a page points to: a URL when it is published, none when it is planned."""

@@ -26,7 +26,7 @@ from mkdocs.utils import get_relative_url
 from rlkl.cache import Cache, default_dir
 from rlkl.pool import cpu_jobs
 from rlkl.resources import schema_dir
-from rlkl.site.lesson import Link, fill, lesson_markdown
+from rlkl.site.lesson import Link, fill, hold_back, lesson_markdown, put_back
 from rlkl.site.pages import (
     authoring_markdown,
     catalog_markdown,
@@ -71,6 +71,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.check: SiteCheck | None = None
         self.pages: dict[str, str] = {}
         self.blocks: dict[str, tuple[str, ...]] = {}
+        self.held: dict[str, tuple[str, ...]] = {}  # by page: its MathML and SVG (hold_back)
         self.binary: dict[str, bytes] = {}
         self.readme: Path | None = None  # the authoring guide's source, when there is one
         self.jobs = 1  # processes for the check: more only for a batch build, never in serve
@@ -191,15 +192,19 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self, html: str, /, *, page: Any, config: MkDocsConfig, files: Files
     ) -> str:
         blocks = self.blocks.get(page.file.src_uri)
-        return fill(html, blocks) if blocks else html
+        content, self.held[page.file.src_uri] = hold_back(fill(html, blocks) if blocks else html)
+        return content
 
     def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
-        """Minified HTML (``minify-html``): the theme's indentation is a third of a page.
+        """The page with its MathML and SVG put back (held back from the search index:
+        :func:`~rlkl.site.lesson.hold_back`), minified (``minify-html``: the theme's
+        indentation is a third of a page).
 
         The minifier writes ``<title>`` text (RCDATA) with literal ``<``, which is inert there
         but reads like markup; the title is kept exactly as escaped, so a page's source never
         shows lesson text unescaped.
         """
+        output = put_back(output, self.held.pop(page.file.src_uri, ()))
         if not self.config.minify:
             return output
         import minify_html
