@@ -55,6 +55,20 @@ def test_equations_are_mathml_and_no_tex_is_visible(site, check) -> None:
         html = page(site, f"lessons/{record.lesson.id}")
         assert len(html.all("math")) == len(record.lesson.science)
         assert not re.search(r"\\[a-zA-Z]+", html.visible), "raw TeX on the page"
+        assert "rlkl-held-" not in (site / "lessons" / record.lesson.id / "index.html").read_text(
+            encoding="utf-8"), "held-back MathML or SVG not put back"
+
+
+def test_the_search_index_holds_each_lessons_sections(site, check) -> None:
+    """The index reads a page's content with its MathML and SVG held back: each lesson is
+    still indexed section by section, with its text."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    for record in check.lessons:
+        docs = [d for d in index["docs"]
+                if d["location"].startswith(f"lessons/{record.lesson.id}/")]
+        assert len(docs) > 5
+        assert record.lesson.name.split()[0] in " ".join(d["text"] for d in docs)
+        assert not any("rlkl-held" in d["text"] for d in docs)
 
 
 def test_the_page_follows_the_published_order(site) -> None:
