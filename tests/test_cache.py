@@ -265,9 +265,34 @@ def test_a_damaged_status_is_only_a_slower_lookup(
     folder = [space.root / SEED]
     cold = _json(folder, None)
     _json(folder, store)
-    (entry,) = (tmp_path / "cache").glob("*.json")
+    (entry,) = (p for p in (tmp_path / "cache").glob("*.json")
+                if not p.name.endswith(".rows.json"))
     data = json.loads(entry.read_text(encoding="utf-8"))
     data["status"] = status
     entry.write_text(json.dumps(data), encoding="utf-8")
     space.edit("ratio is 1.4", "ratio is 1.5")
     assert _json(folder, store) == _json(folder, None) != cold
+
+
+def test_a_summary_cache_reads_no_rows_and_a_rows_cache_never_mixes_keys(tmp_path: Path) -> None:
+    """``rlkl check`` and ``regen`` read an entry's summary only (its counts are the whole
+    report's); ``rlkl claims``, the site and the plugin read its rows too, and rows written
+    for another key are a miss, never shown with this key's summary."""
+    space = Workspace.copy(tmp_path)
+    folder = tmp_path / "cache"
+    whole = check_paths([space.root / SEED], cache=Cache(folder))
+    [report] = whole.reports
+    assert not report.summary and report.claims > 20
+    rows = sorted(folder.glob("*.rows.json"))
+    assert len(rows) == 1
+    kept = rows[0].read_text(encoding="utf-8")
+    rows[0].unlink()  # a summary needs none
+    summary = check_paths([space.root / SEED], cache=Cache(folder, rows=False))
+    [short] = summary.reports
+    assert short.summary and short.checks == () and summary.cached == 1
+    assert summary.summary() == whole.summary() and summary.diagnostics == whole.diagnostics
+    other = json.loads(kept)
+    other["key"] = "0" * 64  # the rows of another key
+    rows[0].write_text(json.dumps(other), encoding="utf-8")
+    again = check_paths([space.root / SEED], cache=Cache(folder))
+    assert again.cached == 0 and again.reports[0].checks == report.checks

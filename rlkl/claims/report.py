@@ -117,10 +117,18 @@ class LessonReport:
     ambiguous: str = ""
     conflicting: str = ""
     current: bool = False
+    counts: tuple[int, int, int] | None = None  # a summary's (claims, verified, exempt)
     _by_id: dict[str, Check] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._by_id.update((c.id, c) for c in self.checks)
+
+    @property
+    def summary(self) -> bool:
+        """Whether this is a summary: its counts without the rows behind them (numbers,
+        checks, changes and equations), as ``rlkl check`` reads a cached lesson; every
+        other consumer asks the cache for the whole report."""
+        return self.counts is not None
 
     def check(self, claim_id: str) -> Check | None:
         """The check of ``claim_id`` (None when the lesson has none)."""
@@ -128,15 +136,15 @@ class LessonReport:
 
     @property
     def claims(self) -> int:
-        return len(self.checks)
+        return self.counts[0] if self.counts is not None else len(self.checks)
 
     @property
     def verified(self) -> int:
-        return sum(c.ok for c in self.checks)
+        return self.counts[1] if self.counts is not None else sum(c.ok for c in self.checks)
 
     @property
     def exempt(self) -> int:
-        return sum(n.exempt for n in self.numbers)
+        return self.counts[2] if self.counts is not None else sum(n.exempt for n in self.numbers)
 
     @classmethod
     def failure(cls, path: str, display: str, diagnostic: Diagnostic) -> LessonReport:
@@ -144,35 +152,54 @@ class LessonReport:
         return cls(path, display, diagnostics=(diagnostic,), failed=True)
 
     def to_json(self) -> dict[str, Any]:
+        """The whole report: :meth:`summary_json` and :meth:`rows_json` in one."""
+        return {**self.summary_json(), **self.rows_json()}
+
+    def summary_json(self) -> dict[str, Any]:
+        """Everything but the rows, with their counts (what :meth:`from_json` reads back as
+        a :attr:`summary`)."""
         return {
             "path": self.path, "display": self.display, "id": self.id,
             "diagnostics": [d.to_json() for d in self.diagnostics],
+            "facts": self.facts.to_json() if self.facts is not None else None,
+            "failed": self.failed, "compared": self.compared, "first_step": self.first_step,
+            "ambiguous": self.ambiguous, "conflicting": self.conflicting,
+            "current": self.current, "counts": [self.claims, self.verified, self.exempt],
+        }
+
+    def rows_json(self) -> dict[str, Any]:
+        """The rows: every number, check, change and equation record."""
+        assert not self.summary, "a summary has no rows to write"
+        return {
             "numbers": [_row(n) for n in self.numbers],
             "checks": [_row(c) for c in self.checks],
             "changes": [c.to_json() for c in self.changes],
             "equations": [_row(e) for e in self.equations],
-            "facts": self.facts.to_json() if self.facts is not None else None,
-            "failed": self.failed, "compared": self.compared, "first_step": self.first_step,
-            "ambiguous": self.ambiguous, "conflicting": self.conflicting,
-            "current": self.current,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> LessonReport:
-        """The inverse of :meth:`to_json`; raises ``KeyError``/``TypeError``/``ValueError``
-        on other data."""
+        """The inverse of :meth:`to_json` (of :meth:`summary_json` alone: a summary);
+        raises ``KeyError``/``TypeError``/``ValueError`` on other data."""
         facts = data["facts"]
+        whole = "checks" in data
+        counts = None if whole else tuple(int(n) for n in data["counts"])
+        if counts is not None and len(counts) != 3:
+            raise ValueError("counts are (claims, verified, exempt)")
         return cls(
             data["path"], data["display"], data["id"],
             tuple(Diagnostic.from_json(d) for d in data["diagnostics"]),
             tuple(Number(**{**n, "status": Status(n["status"]), "checks": tuple(n["checks"])})
-                  for n in data["numbers"]),
-            tuple(Check(**{**c, "status": Status(c["status"])}) for c in data["checks"]),
-            tuple(Change.from_json(c) for c in data["changes"]),
-            tuple(Equation(**{**e, "status": Status(e["status"])}) for e in data["equations"]),
+                  for n in data["numbers"]) if whole else (),
+            tuple(Check(**{**c, "status": Status(c["status"])}) for c in data["checks"])
+            if whole else (),
+            tuple(Change.from_json(c) for c in data["changes"]) if whole else (),
+            tuple(Equation(**{**e, "status": Status(e["status"])}) for e in data["equations"])
+            if whole else (),
             Facts.from_json(facts) if facts is not None else None,
             bool(data["failed"]), bool(data["compared"]), str(data["first_step"]),
             str(data["ambiguous"]), str(data["conflicting"]), data["current"] is True,
+            counts,
         )
 
 

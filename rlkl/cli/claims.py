@@ -62,7 +62,8 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None
     """
     asked = paths_or_content(paths)
     for_a_batch_command()
-    result = check_paths(asked, cache=cache_unless(no_cache), jobs=jobs_or_cpus(jobs))
+    result = check_paths(asked, cache=cache_unless(no_cache, rows=False),
+                         jobs=jobs_or_cpus(jobs))
     require_lessons(result.summary(), result.diagnostics, asked)
     _emit(result, fmt)
     sys.exit(1 if result.summary()["errors"] else 0)
@@ -103,7 +104,7 @@ def regen(
     asked = paths_or_content(paths)
     for_a_batch_command()
     report, result = regen_paths(
-        asked, fix=fix, jobs=jobs_or_cpus(jobs), cache=cache_unless(no_cache)
+        asked, fix=fix, jobs=jobs_or_cpus(jobs), cache=cache_unless(no_cache, rows=False)
     )
     require_lessons(result.summary(), result.diagnostics, asked)
     for lesson, why in sorted(report.not_fixed.items()):

@@ -45,12 +45,13 @@ def no_cache_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., A
     return click.option("--no-cache", is_flag=True, help=help)
 
 
-def cache_unless(no_cache: bool) -> Cache | None:
-    """The check cache (:mod:`rlkl.cache`) unless ``--no-cache`` or ``RLKL_CACHE_DIR=off``."""
+def cache_unless(no_cache: bool, *, rows: bool = True) -> Cache | None:
+    """The check cache (:mod:`rlkl.cache`) unless ``--no-cache`` or ``RLKL_CACHE_DIR=off``;
+    ``rows=False`` for a command that reads only the reports' summaries (check, regen)."""
     from rlkl.cache import Cache, default_dir
 
     folder = default_dir()
-    return None if no_cache or folder is None else Cache(folder)
+    return None if no_cache or folder is None else Cache(folder, rows=rows)
 
 
 def jobs_or_cpus(jobs: int | None) -> int:
