@@ -142,7 +142,8 @@ def test_a_lesson_item_fails_with_every_failing_claim_located(corpus: pytest.Pyt
     _two_faults(corpus)
     per_claim = corpus.runpytest("content", "-p", "no:cacheprovider", "-rf")
     per_claim.assert_outcomes(failed=2, passed=len(_claims()) - 1)
-    result = corpus.runpytest("content", "--rlkl-items=lesson", "-p", "no:cacheprovider")
+    # -rN: no short summary (under CI=true it repeats each failure's message)
+    result = corpus.runpytest("content", "--rlkl-items=lesson", "-p", "no:cacheprovider", "-rN")
     result.assert_outcomes(failed=1)
     check = corpus.run("rlkl", "check", "content")
     [located] = [line.split(" ")[0] for line in check.outlines if " RLKL401 " in line]
