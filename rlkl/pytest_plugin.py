@@ -330,10 +330,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("dsession"):
         return
-    cache = _cache()
+    folder = default_dir()
     lessons = _content_lessons(config)
-    if cache is not None and lessons:
-        check_paths(lessons, cache=cache, jobs=cpu_jobs())
+    if folder is not None and lessons:  # it only fills the cache: a hit's rows are not read
+        check_paths(lessons, cache=Cache(folder, rows=False), jobs=cpu_jobs())
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
