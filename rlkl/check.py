@@ -26,10 +26,11 @@ from rlkl.claims.fixtures.changes import Change, Status, compare, message
 from rlkl.claims.prose.source import locate
 from rlkl.claims.records import LessonClaims
 from rlkl.claims.report import Flags, LessonReport, report_of
-from rlkl.corpus import Facts
+from rlkl.corpus import LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic, Severity, code
 from rlkl.loader import Document, display_path
 from rlkl.pool import file_fingerprint, fingerprint, map_paths
+from rlkl.rules import Rules
 from rlkl.validate import LessonFile, ValidationResult, Walks, discover, validate_paths
 
 T = TypeVar("T")
@@ -122,6 +123,16 @@ class CheckResult:
     def failed(self) -> int:
         """Lessons not finished: a stage raised on them (RLKL901)."""
         return sum(r.failed for r in self.reports)
+
+    def select(self, rules: Rules | None) -> CheckResult:
+        """This result with only what ``rules`` report (:meth:`rlkl.rules.Rules.apply`, told
+        which files were checked); unchanged for None. Reports keep every diagnostic: the
+        cache holds the whole check, and a selection is applied after it."""
+        if rules is not None:
+            checked = [display_path(f.path.with_name(name)) for f in self.validation.files
+                       for name in (LESSON_FILE, BINDINGS, fixtures.FILENAME)]
+            self.diagnostics = rules.apply(self.diagnostics, checked)
+        return self
 
     def summary(self) -> dict[str, int]:
         """Counts for reports. ``finished`` < ``lessons`` means some lesson was not checked."""
@@ -358,7 +369,8 @@ def _cached(path: Path, hit: LessonReport) -> Worked[None] | None:
 
 
 def check_paths(
-    paths: Sequence[Path], *, cache: Cache | None = None, jobs: int = 1
+    paths: Sequence[Path], *, cache: Cache | None = None, jobs: int = 1,
+    rules: Rules | None = None,
 ) -> CheckResult:
     """Validate, extract and verify claims, and compare committed fixtures: one
     :class:`~rlkl.claims.report.LessonReport` per lesson, in lesson order.
@@ -369,7 +381,8 @@ def check_paths(
     unchanged is answered from it; with ``jobs`` > 1 the other lessons of a large corpus are
     read, validated and checked in that many processes, each once (:func:`work_lessons`).
     Validation runs the corpus rules on the :class:`~rlkl.corpus.Facts` of those lessons
-    without parsing them again; every other lesson is validated and checked here.
+    without parsing them again; every other lesson is validated and checked here. The
+    diagnostics are those ``rules`` report (:meth:`CheckResult.select`; None: all).
     """
     walks: Walks = {}
     answered, keys = work_lessons(discover(paths, walks=walks), checked, cache, jobs,
@@ -390,7 +403,7 @@ def check_paths(
         if cache is not None and key is not None:
             cache.put_if_unchanged(key, file.path, file.display, report)
     result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
-    return result
+    return result.select(rules)
 
 
 def _known(

@@ -10,6 +10,7 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 * ``RLKL5xx`` — fixtures (missing, stale, orphaned, drift).
 * ``RLKL6xx`` — authored claim bindings (``claims.yaml``).
 * ``RLKL7xx`` — the published site (what a page cannot show safely).
+* ``RLKL8xx`` — the configuration (``rlkl.toml``, or ``[tool.rlkl]`` in ``pyproject.toml``).
 * ``RLKL9xx`` — the run itself (a stage that failed on a lesson, a write refused).
 
 ``RLKL43x`` are equations (:mod:`rlkl.claims.equations.equations`), ``RLKL44x`` placeholders left by
@@ -19,7 +20,7 @@ codes. Codes are stable: a code, once published, keeps its meaning. Ranges:
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -65,6 +66,13 @@ class Diagnostic:
         if entry is not None:  # a code's severity is the table's, wherever it is reported
             object.__setattr__(self, "severity", entry.severity)
 
+    def as_error(self) -> Diagnostic:
+        """This diagnostic as an error: a preview rule's warning under ``preview = true``
+        (:mod:`rlkl.rules`); the table's severity holds everywhere else."""
+        raised = replace(self)
+        object.__setattr__(raised, "severity", Severity.ERROR)
+        return raised
+
     def to_json(self) -> dict[str, Any]:
         """The public JSON shape (key order as documented in the README)."""
         data = asdict(self)
@@ -97,6 +105,7 @@ class Code:
     fix: str
     severity: Severity = Severity.ERROR
     kind: str = ""  # the kind of claim whose failing verdict reports this code (RLKL401-408)
+    preview: str = ""  # a new rule's release as an error: a warning until then (see rlkl.rules)
 
     def __str__(self) -> str:
         return self.meaning
@@ -610,6 +619,55 @@ CODES: dict[str, Code] = {
         "science[0].equation = \"\\text{<script>}\" or \"\\href{javascript:...}{x}\"",
         "write the equation as plain LaTeX math; the site renders MathML elements only",
     ),
+    # RLKL8xx: the configuration. 801-806 stop a command before it reads a lesson (exit 2).
+    "RLKL801": Code(
+        "invalid-config-file",
+        "the configuration file is not valid TOML (or cannot be read)",
+        "rlkl.toml with `select = [\"RLKL4\"` (the list is never closed)",
+        "fix the TOML at the line and column shown",
+    ),
+    "RLKL802": Code(
+        "unknown-config-key",
+        "unknown configuration key (misspelt, or not one rlkl has)",
+        "`selct = [\"RLKL4\"]` in [tool.rlkl]",
+        "fix the spelling; `rlkl init` writes a file with every key, and the documentation "
+        "lists them",
+    ),
+    "RLKL803": Code(
+        "invalid-config-value",
+        "a configuration value has the wrong type or is out of range",
+        "`jobs = \"two\"`, or `preview = 1` instead of `preview = true`",
+        "write a value of the type the key's documentation gives",
+    ),
+    "RLKL804": Code(
+        "unknown-code-selector",
+        "a rule selector names no code, code name or code prefix",
+        "`ignore = [\"RLKL499\"]`, or `ignore = [\"equation-unaccountd\"]` (a name misspelt)",
+        "name a code of `rlkl explain`'s table (RLKL430), its name (equation-"
+        "unaccounted), a prefix (RLKL43) or ALL",
+    ),
+    "RLKL805": Code(
+        "rule-cannot-be-ignored",
+        "this code cannot be ignored: a lesson it stops is never checked",
+        "`ignore = [\"RLKL105\"]`: a lesson that is not JSON has no numbers to check",
+        "fix the file instead; only rules about a lesson that was read (RLKL3xx-7xx) can be "
+        "ignored",
+    ),
+    "RLKL806": Code(
+        "content-folder-missing",
+        "a content folder named in the configuration does not exist",
+        "`content = [\"lessons\"]` in a repository whose lessons are in content/",
+        "name the folder that holds <id>/lesson.json (relative to the configuration file)",
+    ),
+    "RLKL810": Code(
+        "unused-per-path-ignore",
+        "a per-path ignore matched checked files but suppressed nothing: the rule holds there",
+        "`per-path-ignores = {\"content/legacy/**\" = [\"RLKL430\"]}` after every "
+        "equation of content/legacy/ was bound",
+        "remove the code from the pattern (the lessons it covers now pass the rule)",
+        severity=Severity.WARNING,
+        preview="0.2.0",
+    ),
     # RLKL9xx: the run itself.
     "RLKL901": Code(
         "internal-error",
@@ -684,15 +742,26 @@ def explain(text: str) -> str | None:
     if key is None:
         return None
     entry = CODES[key]
-    lines = [f"{key} {entry.name} ({entry.severity.value}): {entry.meaning}",
+    lines = [f"{key} {entry.name} ({severity_text(entry)}): {entry.meaning}",
              "", "Example:", f"  {entry.example}", "", "How to fix:", f"  {entry.fix}"]
+    if entry.preview:
+        lines += ["", "Preview rule:", f"  a warning until rlkl {entry.preview}, then an error; "
+                  "`preview = true` in the configuration (or --preview) makes it one now"]
     return "\n".join(lines) + "\n"
+
+
+def severity_text(entry: Code) -> str:
+    """A code's severity as the table and ``rlkl explain`` show it (a preview rule's names
+    the release that makes it an error)."""
+    if entry.preview:
+        return f"{entry.severity.value}; preview, an error from {entry.preview}"
+    return entry.severity.value
 
 
 def codes_table() -> str:
     """The Markdown table of every code, as the README shows it."""
     rows = ["| code | name | severity | meaning |", "|---|---|---|---|"]
-    rows += [f"| `{key}` | `{entry.name}` | {entry.severity.value} | {entry.meaning} |"
+    rows += [f"| `{key}` | `{entry.name}` | {severity_text(entry)} | {entry.meaning} |"
              for key, entry in sorted(CODES.items())]
     return "\n".join(rows) + "\n"
 

@@ -37,11 +37,14 @@ from rlkl.claims.evaluation.precision import describe
 from rlkl.claims.fixtures.changes import Change, Status, message
 from rlkl.claims.fixtures.fixtures import FILENAME
 from rlkl.claims.report import Check, LessonReport
+from rlkl.config import ConfigError
+from rlkl.config import load as load_project
 from rlkl.corpus import LESSON_FILE as LESSON
-from rlkl.diagnostics import Diagnostic, Severity, brief
+from rlkl.diagnostics import FAILING, Diagnostic, Severity, brief
 from rlkl.gc_tuning import during_a_batch
 from rlkl.loader import display_path
 from rlkl.pool import cpu_jobs
+from rlkl.rules import Rules, SelectorError
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -79,12 +82,20 @@ ITEMS = ("claim", "lesson")
 _PER_LESSON = pytest.StashKey[bool]()
 
 
+_RULES = pytest.StashKey[Rules]()
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Read the choice of items once (a wrong ini value is a usage error)."""
+    """Read the choice of items and the project's rule selection (``rlkl.toml`` or
+    ``[tool.rlkl]``, found from the rootdir up) once; a wrong value is a usage error."""
     chosen = config.getoption("rlkl_items") or config.getini("rlkl_items")
     if chosen not in ITEMS:
         raise pytest.UsageError(f"rlkl_items = {chosen!r}: write 'claim' or 'lesson'")
     config.stash[_PER_LESSON] = chosen == "lesson"
+    try:
+        config.stash[_RULES] = load_project(config.rootpath).rules()
+    except (ConfigError, SelectorError) as error:
+        raise pytest.UsageError(f"rlkl: {error}") from None
 
 
 def _content_roots(config: pytest.Config) -> list[Path]:
@@ -121,6 +132,7 @@ class _Checked:
     diagnostics: tuple[Diagnostic, ...]
     checks: dict[str, Check]
     changes: dict[str, Change]
+    ignored: frozenset[str] = frozenset()  # failing-claim codes the configuration ignores here
 
 
 _CHECKED = pytest.StashKey[dict[Path, _Checked]]()
@@ -141,11 +153,12 @@ def _cache() -> Cache | None:
     return Cache(folder) if folder is not None else None
 
 
-def _check(lessons: list[Path], jobs: int) -> dict[Path, _Checked]:
+def _check(lessons: list[Path], jobs: int, rules: Rules) -> dict[Path, _Checked]:
     """``lessons`` checked once, as ``rlkl check`` checks them (:func:`rlkl.check.check_paths`,
-    within their corpus, with its cache and ``jobs`` processes), by resolved lesson path."""
+    within their corpus, with its cache, ``jobs`` processes and the project's ``rules``), by
+    resolved lesson path."""
     with during_a_batch():
-        result = check_paths(lessons, cache=_cache(), jobs=jobs)
+        result = check_paths(lessons, cache=_cache(), jobs=jobs, rules=rules)
     by_file: dict[str, list[Diagnostic]] = {}
     for d in result.diagnostics:
         by_file.setdefault(d.file, []).append(d)
@@ -160,7 +173,9 @@ def _check(lessons: list[Path], jobs: int) -> dict[Path, _Checked]:
         checked[lesson] = _Checked(
             found, tuple(d for name in own for d in by_file.get(name, ())),
             {c.id: c for r in found for c in r.checks},
-            {c.id: c for r in found for c in r.changes if c.subject == "claim"})
+            {c.id: c for r in found for c in r.changes if c.subject == "claim"},
+            frozenset(key for key in FAILING.values()
+                      if not rules.reported(key, rules.relative(display_path(lesson)))))
     return checked
 
 
@@ -191,10 +206,10 @@ class LessonFixtures(pytest.File):
         if _CHECKED not in stash:
             # a pytest-xdist worker runs beside another: it checks in its own process
             jobs = 1 if hasattr(self.config, "workerinput") else cpu_jobs()
-            stash[_CHECKED] = _check(_collected(self.session), jobs)
+            stash[_CHECKED] = _check(_collected(self.session), jobs, stash[_RULES])
         lesson = _lesson_of(self.path)
         if lesson not in stash[_CHECKED]:  # not among the session's items (run by hand)
-            stash[_CHECKED].update(_check([lesson], 1))
+            stash[_CHECKED].update(_check([lesson], 1, stash[_RULES]))
         return stash[_CHECKED][lesson]
 
     def collect(self) -> Iterator[pytest.Item]:
@@ -217,7 +232,10 @@ class ClaimItem(pytest.Item):
         """Pass exactly when :mod:`rlkl.claims.fixtures.changes` says the claim is verified."""
         parent = self.parent
         assert isinstance(parent, LessonFixtures)
-        problem = _claim_problem(parent.checked, self.name, self.entry)
+        checked = parent.checked
+        problem = _claim_problem(checked, self.name, self.entry)
+        if problem is not None and _ignored(checked, self.name):
+            pytest.skip(f"{_ignored(checked, self.name)} is ignored here by the configuration")
         if problem is not None:
             raise ClaimFailure(problem)
 
@@ -243,6 +261,14 @@ def _claim_problem(checked: _Checked, claim: str, recorded: dict[str, Any]) -> s
     if change is None:  # fixtures not compared (the lesson item says why)
         return None if verdict.ok else _failed(verdict)
     return None if change.status is Status.VERIFIED else _explain(change, verdict, recorded)
+
+
+def _ignored(checked: _Checked, claim: str) -> str:
+    """The code a failing ``claim`` reports when the configuration ignores it for this
+    lesson ("" when it is reported, or the claim is not a failing check)."""
+    verdict = checked.checks.get(claim)
+    found = FAILING.get(verdict.kind, "") if verdict is not None and not verdict.ok else ""
+    return found if found in checked.ignored else ""
 
 
 def _where(checked: _Checked, claim: str) -> str:
@@ -292,7 +318,8 @@ class LessonItem(ClaimItem):
         checked = parent.checked
         failures = [f"{_where(checked, entry['id'])}claim {entry['id']}: {problem}"
                     for entry in (parent.recorded if self.every_claim else [])
-                    if (problem := _claim_problem(checked, entry["id"], entry)) is not None]
+                    if (problem := _claim_problem(checked, entry["id"], entry)) is not None
+                    and not _ignored(checked, entry["id"])]
         covered = {(r.display, c.line, c.column) for r in checked.reports for c in r.checks
                    if c.id in parent.claim_ids}
         errors = [d for d in checked.diagnostics if d.severity is Severity.ERROR]

@@ -36,6 +36,7 @@ from rlkl.corpus import CATALOG_FILE, LESSON_FILE, Facts
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import MAX_BYTES, display_path, file_kind
 from rlkl.pool import fingerprint, load_lesson
+from rlkl.rules import Rules
 from rlkl.validate import LessonFile, Walks, discover, validate_paths
 
 MAX_FIX_ROUNDS = 5
@@ -351,7 +352,8 @@ def nothing_to_do(
 
 
 def regen_paths(
-    paths: Sequence[Path], *, fix: bool = False, jobs: int = 1, cache: Cache | None = None
+    paths: Sequence[Path], *, fix: bool = False, jobs: int = 1, cache: Cache | None = None,
+    rules: Rules | None = None,
 ) -> tuple[RegenReport, CheckResult]:
     """Rewrite the fixtures (with ``fix``, also dependent prose numbers) of lessons under ``paths``.
 
@@ -363,7 +365,7 @@ def regen_paths(
     large corpus in that many processes); the corpus rules then run on the facts of the
     lessons as regen left them, and a lesson that was not valid is validated here. Returns
     what changed and a fresh check of the result (every lesson as counts and diagnostics, in
-    ``counted``).
+    ``counted``), with the diagnostics ``rules`` report (None: all).
 
     With the ``rlkl check`` ``cache``, a lesson regen has nothing to do for
     (:func:`nothing_to_do`) is not worked on again (``changes`` has no entry for it), and a
@@ -398,4 +400,4 @@ def regen_paths(
         [*result.diagnostics, *dict.fromkeys(report.refused)],
         key=lambda d: (d.file, d.line, d.column, d.code),
     )
-    return report, result
+    return report, result.select(rules)

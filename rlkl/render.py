@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import Literal
 
-from rlkl.diagnostics import Diagnostic, Severity
+from rlkl.diagnostics import CODES, Diagnostic, Severity
 
 Format = Literal["text", "json", "github"]
 FORMATS: tuple[Format, ...] = ("text", "json", "github")
@@ -104,3 +104,33 @@ def render(
     if fmt == "text":
         return _safe(_text(diagnostics, summary, color))
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def statistics(diagnostics: Sequence[Diagnostic]) -> list[dict[str, int | str]]:
+    """``--statistics``: one row per code (count, code, name, severity), most frequent first,
+    then by code. A code counts as an error when any of its diagnostics is one (a preview
+    rule under ``preview = true``)."""
+    counts: dict[str, list[int]] = {}
+    for d in diagnostics:
+        entry = counts.setdefault(d.code, [0, 0])
+        entry[0] += 1
+        entry[1] += d.severity is Severity.ERROR
+    rows = [{"count": n, "code": key, "name": CODES[key].name if key in CODES else "",
+             "severity": "error" if errors else "warning"}
+            for key, (n, errors) in counts.items()]
+    return sorted(rows, key=lambda row: (-int(row["count"]), str(row["code"])))
+
+
+def render_statistics(
+    diagnostics: Sequence[Diagnostic], summary: Mapping[str, int], fmt: Format
+) -> str:
+    """The ``--statistics`` view of a result: counts by code instead of the diagnostics
+    (json: ``{"statistics": [...], "summary": {...}}``; text and github: a table)."""
+    rows = statistics(diagnostics)
+    if fmt == "json":
+        payload = {"statistics": rows, "summary": dict(summary)}
+        return _safe(json.dumps(payload, ensure_ascii=False)) + "\n"
+    width = max((len(str(row["count"])) for row in rows), default=1)
+    lines = [f"{row['count']:>{width}}  {row['code']}  [{row['severity']}]  {row['name']}"
+             for row in rows]
+    return _safe("\n".join([*lines, _summary_line(summary)])) + "\n"

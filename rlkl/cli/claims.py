@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -20,15 +21,21 @@ from rlkl.cli.options import (
     no_cache_option,
     paths_argument,
     paths_or_content,
+    project,
+    project_options,
     require_lessons,
+    statistics_option,
     use_color,
 )
 from rlkl.diagnostics import Severity, brief
 from rlkl.gc_tuning import for_a_batch_command
-from rlkl.render import Format, one_line, render
+from rlkl.render import Format, one_line, render, render_statistics
 
 
-def _emit(result: CheckResult, fmt: Format) -> None:
+def _emit(result: CheckResult, fmt: Format, statistics: bool = False) -> None:
+    if statistics:
+        click.echo(render_statistics(result.diagnostics, result.summary(), fmt), nl=False)
+        return
     color = use_color(fmt)
     click.echo(
         render(result.diagnostics, result.summary(), fmt, color=color), nl=False, color=color
@@ -44,12 +51,18 @@ def _emit(result: CheckResult, fmt: Format) -> None:
     "last result from $XDG_CACHE_HOME/rlkl (safe to delete)."
 )
 @jobs_option
-def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None) -> None:
+@statistics_option
+@project_options
+def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None,
+          statistics: bool, **selection: Any) -> None:
     """Validate lessons and verify every number in them (default: content/).
 
     One pass: everything `rlkl validate` does, then every numeric mention in the prose is
     accounted for (checked against rlkl.core at its written precision, or exempt with a
     reason), and the committed fixtures are compared (stale, orphaned, drift). Never writes.
+
+    Which rules are reported comes from rlkl.toml or [tool.rlkl] in pyproject.toml (found
+    from here up), and --select / --ignore / --preview override it.
 
     \b
     Exit codes: 0 everything verified, 1 content errors, 2 usage errors.
@@ -59,13 +72,16 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None
       rlkl check
       rlkl check content/ppo-clipped-objective
       rlkl check --format json | jq .summary
+      rlkl check --statistics            # how many of each code
+      rlkl check --ignore RLKL430        # every rule but that one
     """
-    asked = paths_or_content(paths)
+    config, rules = project(selection)
+    asked = paths_or_content(paths, config)
     for_a_batch_command()
     result = check_paths(asked, cache=cache_unless(no_cache, rows=False),
-                         jobs=jobs_or_cpus(jobs))
+                         jobs=jobs_or_cpus(jobs, config), rules=rules)
     require_lessons(result.summary(), result.diagnostics, asked)
-    _emit(result, fmt)
+    _emit(result, fmt, statistics)
     sys.exit(1 if result.summary()["errors"] else 0)
 
 
@@ -84,8 +100,10 @@ def check(paths: tuple[Path, ...], fmt: Format, no_cache: bool, jobs: int | None
     "is, not checked again (the cache of rlkl check)."
 )
 @jobs_option
+@project_options
 def regen(
-    paths: tuple[Path, ...], fix: bool, fmt: Format, no_cache: bool, jobs: int | None
+    paths: tuple[Path, ...], fix: bool, fmt: Format, no_cache: bool, jobs: int | None,
+    **selection: Any,
 ) -> None:
     """Rewrite the fixtures of the lessons under PATHS (default: content/).
 
@@ -101,10 +119,12 @@ def regen(
     """
     from rlkl.regen import regen_paths
 
-    asked = paths_or_content(paths)
+    config, rules = project(selection)
+    asked = paths_or_content(paths, config)
     for_a_batch_command()
     report, result = regen_paths(
-        asked, fix=fix, jobs=jobs_or_cpus(jobs), cache=cache_unless(no_cache, rows=False)
+        asked, fix=fix, jobs=jobs_or_cpus(jobs, config),
+        cache=cache_unless(no_cache, rows=False), rules=rules,
     )
     require_lessons(result.summary(), result.diagnostics, asked)
     for lesson, why in sorted(report.not_fixed.items()):
@@ -137,7 +157,9 @@ def regen(
     "`rlkl check` cached for it (the same rows)."
 )
 @jobs_option
-def claims(paths: tuple[Path, ...], fmt: str, no_cache: bool, jobs: int | None) -> None:
+@project_options
+def claims(paths: tuple[Path, ...], fmt: str, no_cache: bool, jobs: int | None,
+           **selection: Any) -> None:
     """List every numeric mention with its role and status (default: content/).
 
     \b
@@ -145,8 +167,10 @@ def claims(paths: tuple[Path, ...], fmt: str, no_cache: bool, jobs: int | None) 
       rlkl claims content/policy-gradient-kl-control
       rlkl claims --format json
     """
-    asked = paths_or_content(paths)
-    result = check_paths(asked, cache=cache_unless(no_cache), jobs=jobs_or_cpus(jobs))
+    config, rules = project(selection)
+    asked = paths_or_content(paths, config)
+    result = check_paths(asked, cache=cache_unless(no_cache), jobs=jobs_or_cpus(jobs, config),
+                         rules=rules)
     require_lessons(result.summary(), result.diagnostics, asked)
     rows = mention_rows(result.reports)
     equations = equation_rows(result.reports)

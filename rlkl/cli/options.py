@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from rlkl.config import Config, ConfigError
 from rlkl.diagnostics import Diagnostic
+from rlkl.loader import display_path
 from rlkl.render import FORMATS, one_line
 
 if TYPE_CHECKING:
     from rlkl.cache import Cache
+    from rlkl.rules import Rules
 
 DEFAULT = Path("content")
 
@@ -39,6 +42,12 @@ jobs_option = click.option(
     "1 checks every lesson in this process. The output is the same either way.",
 )
 
+statistics_option = click.option(
+    "--statistics",
+    is_flag=True,
+    help="Print how many diagnostics of each code there are, instead of the diagnostics.",
+)
+
 
 def no_cache_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--no-cache``, whose help says what the command does without it."""
@@ -54,11 +63,14 @@ def cache_unless(no_cache: bool, *, rows: bool = True) -> Cache | None:
     return None if no_cache or folder is None else Cache(folder, rows=rows)
 
 
-def jobs_or_cpus(jobs: int | None) -> int:
-    """The ``--jobs`` asked for, else one per CPU (:func:`rlkl.pool.cpu_jobs`)."""
+def jobs_or_cpus(jobs: int | None, config: Config | None = None) -> int:
+    """The ``--jobs`` asked for, else the configuration's ``jobs``, else one per CPU
+    (:func:`rlkl.pool.cpu_jobs`)."""
     from rlkl.pool import cpu_jobs
 
-    return jobs if jobs is not None else cpu_jobs()
+    if jobs is not None:
+        return jobs
+    return config.jobs if config is not None and config.jobs is not None else cpu_jobs()
 
 
 class NoLessons(click.UsageError):
@@ -116,8 +128,13 @@ class FormatCommand(click.Command):
 
 
 def _echo_usage(error: click.UsageError) -> None:
-    code = getattr(error, "code", "RLKL903")
-    click.echo(json.dumps(usage_payload(error.format_message(), code), ensure_ascii=False))
+    located = getattr(error, "diagnostic", None)
+    if isinstance(located, Diagnostic):
+        payload = usage_payload(located.message, located.code)
+        payload["diagnostics"] = [located.to_json()]
+    else:
+        payload = usage_payload(error.format_message(), getattr(error, "code", "RLKL903"))
+    click.echo(json.dumps(payload, ensure_ascii=False))
 
 
 def require_extra(extra: str, needed_for: str) -> None:
@@ -133,13 +150,93 @@ def require_extra(extra: str, needed_for: str) -> None:
         )
 
 
-def paths_or_content(paths: tuple[Path, ...]) -> list[Path]:
-    """The paths given, or ``./content/`` (a usage error when it does not exist)."""
+def paths_or_content(paths: tuple[Path, ...], config: Config | None = None) -> list[Path]:
+    """The paths given, else the configuration's ``content`` folders, else ``./content/``
+    (a usage error when a folder does not exist; a located one for a configured folder)."""
     if paths:
         return list(paths)
+    if config is not None and config.content is not None:
+        for folder in config.content:
+            if not folder.is_dir():
+                line, column = config.content_at
+                raise ConfigUsage(ConfigError(Diagnostic(
+                    display_path(config.file or Path()), line, column, "", "RLKL806",
+                    f"content folder {display_path(folder)} does not exist")))
+        return [Path(display_path(folder)) for folder in config.content]
     if not DEFAULT.is_dir():
         raise click.UsageError("no PATH given and ./content/ does not exist")
     return [DEFAULT]
+
+
+class ConfigUsage(click.UsageError):
+    """A wrong configuration file or selector: a usage error (exit 2) with its diagnostic
+    (RLKL80x, located in the file; a command-line selector has no file)."""
+
+    def __init__(self, error: ConfigError) -> None:
+        super().__init__(str(error) if error.diagnostic.file else
+                         f"{error.diagnostic.code} {error.diagnostic.message}")
+        self.code = error.diagnostic.code
+        self.diagnostic = error.diagnostic
+
+
+def _selectors(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def project_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--select``, ``--extend-select``, ``--ignore``, ``--preview/--no-preview`` and
+    ``--isolated``: the rule selection of the configuration (:mod:`rlkl.config`), overridden."""
+    options = [
+        click.option("--select", "select", multiple=True, metavar="CODES",
+                     help="Report only these rules (codes, names or prefixes, comma-separated; "
+                     "replaces the configuration's select)."),
+        click.option("--extend-select", "extend_select", multiple=True, metavar="CODES",
+                     help="Report these rules too."),
+        click.option("--ignore", "ignore", multiple=True, metavar="CODES",
+                     help="Do not report these rules (added to the configuration's ignore)."),
+        click.option("--preview/--no-preview", "preview", default=None,
+                     help="Report preview rules as errors now (default: the configuration's "
+                     "preview, else off)."),
+        click.option("--isolated", is_flag=True,
+                     help="Ignore every configuration file (rlkl.toml, [tool.rlkl])."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def project(params: dict[str, Any]) -> tuple[Config, Rules]:
+    """The configuration that applies here and the run's rules, from the options of
+    :func:`project_options` (removed from ``params``). A wrong file or selector is a usage
+    error (exit 2, the code of the table); the configured ``cache-dir`` becomes the run's
+    (``RLKL_CACHE_DIR`` still wins, as the command line does)."""
+    from rlkl.rules import SelectorError
+
+    select, extend, ignore = (_selectors(params.pop(k)) for k in
+                              ("select", "extend_select", "ignore"))
+    preview = params.pop("preview")
+    config = load_project(isolated=params.pop("isolated"))
+    try:
+        rules = config.rules(select or None, extend, ignore, preview)
+    except SelectorError as error:  # only the command line's: the file's are ConfigErrors
+        raise ConfigUsage(ConfigError(Diagnostic("", 1, 1, "", error.code,
+                                                 f"command line: {error}"))) from None
+    return config, rules
+
+
+def load_project(*, isolated: bool = False) -> Config:
+    """The configuration that applies in the working folder (:func:`rlkl.config.load`); a
+    wrong file is a located usage error. Its ``cache-dir`` becomes the run's cache folder
+    (``RLKL_CACHE_DIR`` still wins, as the command line does)."""
+    from rlkl.config import load
+
+    try:
+        config = load(isolated=isolated)
+    except ConfigError as error:
+        raise ConfigUsage(error) from None
+    if config.cache_dir is not None and not os.environ.get("RLKL_CACHE_DIR"):
+        os.environ["RLKL_CACHE_DIR"] = config.cache_dir  # also the workers' and equations'
+    return config
 
 
 def require_lessons(

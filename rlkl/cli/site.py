@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rlkl.cli.options import require_extra
+from rlkl.cli.options import load_project, require_extra
 from rlkl.site.build import (
     BUILT_IN,
     DEFAULT_CONFIG,
@@ -68,13 +68,16 @@ def build(config_file: Path, out: Path | None, content: Path | None) -> None:
     Exit codes: 0 built, 1 not built (the located diagnostics are printed), 2 usage errors.
     """
     require_extra("site", "rlkl site build")
-    chosen = config_for(config_file)
+    project = load_project()
+    chosen = config_for(config_file or project.site.config)
     _require(chosen)
+    content = content or (project.content[0] if project.content else None)
     if chosen == BUILT_IN and content is None and not DEFAULT_CONTENT.is_dir():
         raise click.UsageError(f"no {DEFAULT_CONFIG.as_posix()} and no ./{DEFAULT_CONTENT}/ "
                                "here: run from the folder that holds content/, or give --content")
     try:
-        folder = build_site(chosen, out, content)
+        folder = build_site(chosen, out or project.site.out, content,
+                            project.site.mkdocs_overrides())
     except SiteError as error:
         for message in error.messages:
             click.echo(message, err=True)
@@ -94,6 +97,6 @@ def build(config_file: Path, out: Path | None, content: Path | None) -> None:
 def serve(config_file: Path, dev_addr: str) -> None:
     """Serve the site locally and rebuild it whenever a lesson or a site file changes."""
     require_extra("site", "rlkl site serve")
-    chosen = config_file or DEFAULT_CONFIG
+    chosen = config_for(config_file or load_project().site.config)
     _require(chosen)
     serve_site(chosen, dev_addr)

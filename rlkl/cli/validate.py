@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,17 +13,22 @@ from rlkl.cli.options import (
     format_option,
     paths_argument,
     paths_or_content,
+    project,
+    project_options,
     require_lessons,
+    statistics_option,
     use_color,
 )
-from rlkl.render import Format, render
+from rlkl.render import Format, render, render_statistics
 from rlkl.validate import validate_paths
 
 
 @click.command(cls=FormatCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @paths_argument
 @format_option
-def validate(paths: tuple[Path, ...], fmt: Format) -> None:
+@statistics_option
+@project_options
+def validate(paths: tuple[Path, ...], fmt: Format, statistics: bool, **selection: Any) -> None:
     """Validate lesson files and folders (default: content/).
 
     Every lesson.json below a folder is validated: strict JSON, the lesson schema and
@@ -38,10 +44,15 @@ def validate(paths: tuple[Path, ...], fmt: Format) -> None:
       rlkl validate content/ --format json
       rlkl validate --format github      # in a GitHub Actions step
     """
-    asked = paths_or_content(paths)
+    config, rules = project(selection)
+    asked = paths_or_content(paths, config)
     result = validate_paths(asked)
+    require_lessons(result.summary(), result.diagnostics, asked)
+    result.diagnostics = rules.apply(result.diagnostics, [f.display for f in result.files])
     summary = result.summary()
-    require_lessons(summary, result.diagnostics, asked)
-    color = use_color(fmt)
-    click.echo(render(result.diagnostics, summary, fmt, color=color), nl=False, color=color)
+    if statistics:
+        click.echo(render_statistics(result.diagnostics, summary, fmt), nl=False)
+    else:
+        color = use_color(fmt)
+        click.echo(render(result.diagnostics, summary, fmt, color=color), nl=False, color=color)
     sys.exit(1 if summary["errors"] else 0)

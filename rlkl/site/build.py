@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -57,12 +57,15 @@ def _collected() -> Iterator[_Collect]:
 
 
 def build_site(
-    config_file: Path | None = None, out: Path | None = None, content: Path | None = None
+    config_file: Path | None = None, out: Path | None = None, content: Path | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> Path:
     """Build the site strictly into ``out`` (default: the config's ``site_dir``), from the
     lessons in ``content`` (default: the plugin's ``content`` option). Without a
     ``config_file``, :func:`config_for` chooses; the built-in one builds ``./content``
     (:data:`DEFAULT_CONTENT`) into ``site/build`` (:data:`DEFAULT_OUT`) unless told otherwise.
+    ``settings`` override the configuration's (``site_name``, ``site_url``: the project
+    configuration's ``site.*`` keys, :meth:`rlkl.config.SiteOptions.mkdocs_overrides`).
 
     Returns the output folder; raises :class:`SiteError` with MkDocs' messages (the rlkl
     check's located diagnostics among them) when the build fails.
@@ -80,6 +83,7 @@ def build_site(
                 config_file=str(config_file),
                 strict=True,
                 site_dir=str(out.resolve()) if out is not None else None,
+                **(settings or {}),
             )
             if "rlkl" not in config.plugins:
                 raise SiteError(f"{config_file} does not use the rlkl plugin", log.messages)

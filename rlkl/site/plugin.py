@@ -24,8 +24,11 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 from rlkl.cache import Cache, default_dir
+from rlkl.config import ConfigError
+from rlkl.config import load as load_project
 from rlkl.pool import cpu_jobs
 from rlkl.resources import schema_dir
+from rlkl.rules import SelectorError
 from rlkl.site.lesson import Link, fill, hold_back, lesson_markdown, put_back
 from rlkl.site.pages import (
     authoring_markdown,
@@ -90,9 +93,13 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.readme = self._path(config, repository) / "README.md" if repository else None
         if not content.is_dir():
             raise PluginError(f"rlkl: content folder {content} does not exist")
+        try:  # the project's rule selection, as `rlkl check` run here reads it
+            rules = load_project().rules()
+        except (ConfigError, SelectorError) as error:
+            raise PluginError(f"rlkl: {error}") from None
         folder = default_dir() if self.config.cache else None
         check = check_site(content, jobs=self.jobs,
-                           cache=Cache(folder) if folder is not None else None)
+                           cache=Cache(folder) if folder is not None else None, rules=rules)
         if check.errors:
             raise BuildFailed(check.report)
         self.check = check

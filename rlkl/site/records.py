@@ -27,6 +27,7 @@ from rlkl.diagnostics import Severity
 from rlkl.loader import Document
 from rlkl.models import Lesson
 from rlkl.render import render
+from rlkl.rules import Rules
 from rlkl.shown import PAGE, inputs, shown
 from rlkl.validate import LessonFile
 
@@ -284,10 +285,13 @@ def _catalog(content: Path) -> tuple[CatalogItem, ...]:
     )
 
 
-def check_site(content: Path, *, jobs: int = 1, cache: Cache | None = None) -> SiteCheck:
-    """Run ``rlkl check`` on ``content`` once (with its ``cache`` and ``jobs``) and convert
-    each lesson's :class:`~rlkl.claims.report.LessonReport` for the site."""
-    result = check_paths([content], jobs=jobs, cache=cache)
+def check_site(
+    content: Path, *, jobs: int = 1, cache: Cache | None = None, rules: Rules | None = None
+) -> SiteCheck:
+    """Run ``rlkl check`` on ``content`` once (with its ``cache``, ``jobs`` and the project's
+    ``rules``) and convert each lesson's :class:`~rlkl.claims.report.LessonReport` for the
+    site."""
+    result = check_paths([content], jobs=jobs, cache=cache, rules=rules)
     files = {str(f.path): f for f in result.validation.files}
     lessons, claims, exempt = [], [], []
     for report in result.reports:
