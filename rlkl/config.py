@@ -42,42 +42,47 @@ class Setting:
     default: str
     meaning: str
     overridden_by: str = ""
+    example: str = ""  # a TOML value `rlkl init` writes, commented out, in its file
 
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("content", "list of paths", '["content"]',
-            "The lesson folders `rlkl check`, `validate`, `regen` and `claims` read when no "
-            "PATH is given, and the pytest plugin collects.", "PATH arguments"),
-    Setting("cache-dir", "path or \"off\"", "`$XDG_CACHE_HOME/rlkl`",
+            "The lesson folders `rlkl check`, `validate`, `regen`, `claims` and `new` use when "
+            "no path is given (the site publishes the first).", "PATH arguments, `--content`",
+            '["content"]'),
+    Setting("cache-dir", 'path or "off"', "`$XDG_CACHE_HOME/rlkl`",
             "Where check results and equation readings are cached (safe to delete); "
-            "`\"off\"` turns caching off.", "`RLKL_CACHE_DIR`, `--no-cache`"),
+            '`"off"` turns caching off.', "`RLKL_CACHE_DIR`, `--no-cache`", '".cache/rlkl"'),
     Setting("jobs", "integer ≥ 1", "one per CPU",
-            "Processes for a large corpus (48 lessons or more).", "`--jobs`"),
+            "Processes for a large corpus (48 lessons or more).", "`--jobs`", "2"),
     Setting("select", "list of selectors", '["ALL"]',
             "The rules reported: codes (`RLKL430`), names (`equation-unaccounted`), prefixes "
-            "(`RLKL4`) or `ALL`.", "`--select`"),
+            "(`RLKL4`) or `ALL`.", "`--select`", '["ALL"]'),
     Setting("extend-select", "list of selectors", "[]",
-            "Rules reported in addition to `select`.", "`--extend-select` (adds)"),
+            "Rules reported in addition to `select`.", "`--extend-select` (adds)", "[]"),
     Setting("ignore", "list of selectors", "[]",
-            "Rules not reported anywhere (reading, schema, configuration and run errors "
-            "cannot be ignored).", "`--ignore` (adds)"),
+            "Rules reported nowhere (reading, schema, configuration and run errors cannot be "
+            "ignored).", "`--ignore` (adds)", '["RLKL430"]'),
     Setting("per-path-ignores", "table: glob → list of selectors", "{}",
             "Rules not reported in the files a glob matches (relative to this file; `*` "
             "crosses folders; a folder matches what is below it): adopt a rule lesson by "
-            "lesson."),
+            "lesson.", "", '{ "content/legacy-*" = ["RLKL430"] }'),
     Setting("preview", "boolean", "false",
             "Report preview rules (warnings until a named release) as errors now.",
-            "`--preview` / `--no-preview`"),
+            "`--preview` / `--no-preview`", "true"),
     Setting("site.config", "path", "`site/mkdocs.yml` if it exists, else rlkl's built-in site",
-            "The MkDocs configuration `rlkl site build` and `serve` use.", "`--config`"),
+            "The MkDocs configuration `rlkl site build` and `serve` use.", "`--config`",
+            '"site/mkdocs.yml"'),
     Setting("site.out", "path", "the MkDocs `site_dir` (`site/build` for the built-in site)",
-            "Where `rlkl site build` writes the site.", "`--out`"),
-    Setting("site.title", "string", "the MkDocs `site_name` (\"Verified lessons\")",
-            "The site's title."),
+            "Where `rlkl site build` writes the site.", "`--out`", '"public"'),
+    Setting("site.title", "string", 'the MkDocs `site_name` ("Verified lessons")',
+            "The site's title.", "", '"Our verified lessons"'),
     Setting("site.url", "string", "the MkDocs `site_url` (none)",
-            "The address the site is published at (canonical links, the sitemap)."),
+            "The address the site is published at (canonical links, the sitemap).", "",
+            '"https://lessons.example.org/"'),
     Setting("site.description", "string", "the MkDocs `site_description`",
-            "The site's description (the pages' meta description)."),
+            "The site's description (the pages' meta description).", "",
+            '"Lessons whose every number is checked."'),
 )
 _KEYS = {s.key: s for s in SETTINGS}
 
@@ -147,6 +152,15 @@ class ConfigError(Exception):
     def __str__(self) -> str:
         d = self.diagnostic
         return f"{d.file}:{d.line}:{d.column}: {d.code} {d.message}"
+
+
+def settings_table() -> str:
+    """The Markdown table of every key, as the documentation shows it (a test keeps the
+    two in step)."""
+    rows = ["| key | type | default | meaning | overridden by |", "|---|---|---|---|---|"]
+    rows += [f"| `{s.key}` | {s.kind} | {s.default} | {s.meaning} | {s.overridden_by or '—'} |"
+             for s in SETTINGS]
+    return "\n".join(rows) + "\n"
 
 
 def find(start: Path | None = None) -> Path | None:
@@ -281,15 +295,14 @@ class _Reader:
         for name in names:
             if name in _KEYS or name == "site":
                 continue
-            close = difflib.get_close_matches(name, list(_KEYS), n=1)
+            table, _, key = name.rpartition(".")
+            siblings = [k.rpartition(".")[2] for k in _KEYS if k.rpartition(".")[0] == table]
+            close = difflib.get_close_matches(key, siblings, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            where = [self.prefix_name(), *name.split(".")[:-1]]
-            table = ".".join(p for p in where if p) or "the top level"
-            raise self.fail("RLKL802", f"unknown key {name.split('.')[-1]!r} in "
-                            f"{table}{hint}", *name.split("."))
-
-    def prefix_name(self) -> str:
-        return f"[{'.'.join(self.prefix)}]" if self.prefix else ""
+            where = ".".join((*self.prefix, *([table] if table else [])))
+            raise self.fail("RLKL802", f"unknown key {key!r} in "
+                            f"{f'[{where}]' if where else 'the top level'}{hint}",
+                            *name.split("."))
 
     def _wrong(self, key: tuple[str, ...], wanted: str, value: Any) -> ConfigError:
         return self.fail("RLKL803", f"`{'.'.join(key)}` must be {wanted}, not "

@@ -21,6 +21,7 @@ _COMMANDS: dict[str, str] = {
     "claims": "rlkl.cli.claims:claims",
     "experiment": "rlkl.cli.experiment:experiment",
     "explain": "rlkl.cli.explain:explain",
+    "init": "rlkl.cli.init:init",
     "new": "rlkl.cli.new:new",
     "site": "rlkl.cli.site:site",
 }
@@ -51,6 +52,7 @@ def main() -> None:
       rlkl check content/ --format json  # validate + verify every numeric claim
       rlkl regen --fix                   # rewrite fixtures and dependent prose numbers
       rlkl new gae-advantages            # start a lesson (skeleton, claims.yaml, catalog)
+      rlkl init                          # rlkl.toml and a site/mkdocs.yml of your own
       rlkl experiment --out runs/demo    # the matched-budget PPO experiment
       rlkl site build                    # the published site, into site/build/
     """

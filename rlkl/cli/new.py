@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from rlkl.cli.options import load_project
+from rlkl.loader import display_path
 from rlkl.scaffold import ScaffoldError, new_lesson
 
 
@@ -19,11 +21,11 @@ class _Refused(click.ClickException):
 @click.option(
     "--content",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("content"),
-    show_default=True,
-    help="The content folder (the one holding catalog.json).",
+    default=None,
+    help="The content folder (the one holding catalog.json; default: the configuration's "
+    "first content folder, else content/).",
 )
-def new(lesson_id: str, title: str | None, content: Path) -> None:
+def new(lesson_id: str, title: str | None, content: Path | None) -> None:
     """Create a lesson: CONTENT/ID/lesson.json, CONTENT/ID/claims.yaml and its catalog entry.
 
     The lesson is valid and every prose field is a placeholder saying what to write; `rlkl
@@ -35,6 +37,9 @@ def new(lesson_id: str, title: str | None, content: Path) -> None:
       rlkl new gae-advantages
       rlkl new gae-advantages --title "GAE: advantages, worked" --content content
     """
+    if content is None:
+        folders = load_project().content
+        content = Path(display_path(folders[0])) if folders else Path("content")
     try:
         made = new_lesson(content, lesson_id, title=title)
     except ScaffoldError as error:

@@ -120,6 +120,54 @@ def cli_markdown() -> str:
     return CLI_PAGE.read_text(encoding="utf-8")
 
 
+def configuration_markdown() -> str:
+    """The configuration reference: every key of :data:`rlkl.config.SETTINGS`, generated
+    when the site is built (the README's table comes from the same function)."""
+    from rlkl.config import settings_table
+
+    return (
+        "---\ntitle: Configuration\n---\n\n# Configuration\n\n"
+        "rlkl reads `rlkl.toml`, or the `[tool.rlkl]` table of `pyproject.toml`: the first "
+        "of the two found from the working folder up (a `pyproject.toml` without "
+        "`[tool.rlkl]` is passed over). Paths are relative to that file; command-line "
+        "options override it, and `--isolated` reads none. `rlkl init` writes an "
+        "`rlkl.toml` with every key commented out. An unknown key, a value of the wrong "
+        "type and a selector that names no code stop the command with a located error "
+        "(RLKL801-806).\n\n"
+        "In `rlkl.toml` the `site.*` keys are a `[site]` table; in `pyproject.toml`, "
+        "`[tool.rlkl.site]`.\n\n"
+        f"{settings_table()}\n"
+        "## Adopting a rule lesson by lesson\n\n"
+        "A new rlkl may report a rule an existing corpus does not yet pass. Ignore it for "
+        "the lessons that do not, and remove each pattern when its lessons pass (an entry "
+        "that suppresses nothing is reported as RLKL810):\n\n"
+        "```toml\n[tool.rlkl.per-path-ignores]\n"
+        "\"content/legacy-*\" = [\"RLKL430\"]  # equations of older lessons, not yet bound\n"
+        "```\n\n"
+        "A new rule can also arrive as a *preview* rule: a warning until the release its "
+        "entry names (`rlkl explain CODE`), then an error. `preview = true` makes it one "
+        "now. `rlkl check --statistics` counts the diagnostics of each code.\n"
+    )
+
+
+def rules_markdown() -> str:
+    """The rules reference: one section per code of the one codes table (as ruff has a
+    page per rule), generated when the site is built."""
+    from rlkl.diagnostics import CODES, codes_table, severity_text
+
+    parts = ["---\ntitle: Rules\n---\n\n# Rules\n",
+             "Every diagnostic rlkl reports has a stable code and a name; either selects it "
+             "in the configuration (`select`, `ignore`, `per-path-ignores`) and `rlkl explain` "
+             "prints its entry. Codes a lesson cannot be checked past (RLKL1xx reading, "
+             "RLKL2xx schema, RLKL8xx configuration, RLKL9xx the run) cannot be ignored.",
+             codes_table()]
+    for key, entry in sorted(CODES.items()):
+        parts.append(
+            f"## {key} `{entry.name}`\n\n*{_cell(severity_text(entry))}*: {_cell(entry.meaning)}"
+            f"\n\n**Example.** {_cell(entry.example)}\n\n**How to fix.** {_cell(entry.fix)}")
+    return "\n\n".join(parts) + "\n"
+
+
 def _type(spec: dict[str, Any]) -> str:
     if "$ref" in spec:
         return str(spec["$ref"]).rsplit("/", 1)[-1]

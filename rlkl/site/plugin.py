@@ -34,8 +34,10 @@ from rlkl.site.pages import (
     authoring_markdown,
     catalog_markdown,
     cli_markdown,
+    configuration_markdown,
     grouped,
     report_markdown,
+    rules_markdown,
     schema_markdown,
 )
 from rlkl.site.records import SiteCheck, check_site
@@ -148,6 +150,8 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         pages[CATALOG], self.blocks[CATALOG] = catalog_markdown(check, url_from(CATALOG))
         pages["report.md"], self.blocks["report.md"] = report_markdown(check, url_from("report.md"))
         pages["reference/cli.md"] = cli_markdown()
+        pages["reference/configuration.md"] = configuration_markdown()
+        pages["reference/rules.md"] = rules_markdown()
         pages["reference/schema.md"] = schema_markdown(schema_dir())
         readme = self.readme
         if readme is not None and readme.is_file():
