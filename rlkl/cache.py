@@ -34,6 +34,7 @@ import hashlib
 import json
 import os
 import stat
+import sys
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -90,7 +91,10 @@ def _identity(lesson: Path, display: str, core_version: str) -> hashlib._Hash:
     """The hash of what a key covers besides the files: the versions and the paths."""
     digest = hashlib.sha256()
     reader = reader_versions() or "no equation reader"
-    for part in (_FORMAT, core_version, code_fingerprint(), reader, display, str(lesson)):
+    extensions = sys.modules.get("rlkl.extensions")  # imported only when a run activates them
+    theirs = extensions.fingerprint() if extensions is not None else ""
+    for part in (_FORMAT, core_version, code_fingerprint(), reader, theirs, display,
+                 str(lesson)):
         # a path undecodable in this locale keeps its bytes as surrogates (os.fsdecode)
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     return digest

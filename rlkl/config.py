@@ -70,6 +70,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("preview", "boolean", "false",
             "Report preview rules (warnings until a named release) as errors now.",
             "`--preview` / `--no-preview`", "true"),
+    Setting("functions", "list of module names", "[]",
+            "Modules of your own binding functions (importable from this file's folder, or "
+            "installed), each listing them in `__all__`, with a version "
+            "(`RLKL_FUNCTIONS_VERSION`, `__version__` or its package's). Installed packages "
+            "add theirs through the `rlkl.functions` entry point.", "",
+            '["lesson_functions"]'),
     Setting("site.config", "path", "`site/mkdocs.yml` if it exists, else rlkl's built-in site",
             "The MkDocs configuration `rlkl site build` and `serve` use.", "`--config`",
             '"site/mkdocs.yml"'),
@@ -119,6 +125,8 @@ class Config:
     ignore: tuple[str, ...] = ()
     per_path: tuple[PathIgnore, ...] = ()
     preview: bool = False
+    functions: tuple[str, ...] = ()
+    functions_at: tuple[int, int] = (1, 1)  # where ``functions`` is written (RLKL807, 808)
     site: SiteOptions = SiteOptions()
 
     def rules(
@@ -280,6 +288,8 @@ class _Reader:
             ignore=self._selectors(data, "ignore", ignoring=True) or (),
             per_path=self._per_path(data),
             preview=self._bool(data, "preview"),
+            functions=self._strings(data, "functions") or (),
+            functions_at=self.where("functions"),
             site=SiteOptions(
                 config=self._path(site, root, "site", "config"),
                 out=self._path(site, root, "site", "out"),

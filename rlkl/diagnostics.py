@@ -619,7 +619,7 @@ CODES: dict[str, Code] = {
         "science[0].equation = \"\\text{<script>}\" or \"\\href{javascript:...}{x}\"",
         "write the equation as plain LaTeX math; the site renders MathML elements only",
     ),
-    # RLKL8xx: the configuration. 801-806 stop a command before it reads a lesson (exit 2).
+    # RLKL8xx: the configuration. 801-808 stop a command before it reads a lesson (exit 2).
     "RLKL801": Code(
         "invalid-config-file",
         "the configuration file is not valid TOML (or cannot be read)",
@@ -658,6 +658,20 @@ CODES: dict[str, Code] = {
         "a content folder named in the configuration does not exist",
         "`content = [\"lessons\"]` in a repository whose lessons are in content/",
         "name the folder that holds <id>/lesson.json (relative to the configuration file)",
+    ),
+    "RLKL807": Code(
+        "function-module-unusable",
+        "a module of your own functions cannot be used (import, __all__ or version)",
+        "`functions = [\"lesson_functions\"]` whose module raises on import, lists no "
+        "__all__, or has no version",
+        "fix the module: it must import, list its functions in __all__ and set "
+        "RLKL_FUNCTIONS_VERSION (or __version__, or be an installed package)",
+    ),
+    "RLKL808": Code(
+        "function-name-taken",
+        "a function of your own takes a name rlkl or another module already gives meaning to",
+        "a module of your own that defines `ppo_clip_objective` or `exp`",
+        "rename your function (a binding could not tell the two apart)",
     ),
     "RLKL810": Code(
         "unused-per-path-ignore",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -73,6 +74,22 @@ def _chunk(function: Callable[[LessonFile], T], paths: list[Path]) -> list[T | N
     return [_apply(function, path) for path in paths]
 
 
+def _extensions() -> tuple[str | None, tuple[str, ...]] | None:
+    """The authors' functions this process activated (:func:`rlkl.extensions.state`), if any."""
+    extensions = sys.modules.get("rlkl.extensions")
+    return extensions.state() if extensions is not None else None
+
+
+def _start(extensions: tuple[str | None, tuple[str, ...]] | None) -> None:
+    """A worker's start: follow the parent, and call the same authors' functions as it does
+    (under any start method: a spawned worker imports them again)."""
+    _follow()
+    if extensions is not None:
+        from rlkl.extensions import reactivate
+
+        reactivate(extensions)
+
+
 def _follow() -> None:
     """In a worker: exit as soon as the process that started it is gone (its sentinel
     closes), under any start method."""
@@ -118,7 +135,8 @@ def _map(
     from concurrent.futures import ProcessPoolExecutor
 
     try:
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_follow)
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start,
+                                   initargs=(_extensions(),))
     except (OSError, NotImplementedError, ImportError):  # no processes in this sandbox
         return None
     with pool:

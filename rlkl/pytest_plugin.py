@@ -41,6 +41,7 @@ from rlkl.config import ConfigError
 from rlkl.config import load as load_project
 from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import FAILING, Diagnostic, Severity, brief
+from rlkl.extensions import ExtensionError, activate, deactivate
 from rlkl.gc_tuning import during_a_batch
 from rlkl.loader import display_path
 from rlkl.pool import cpu_jobs
@@ -86,15 +87,17 @@ _RULES = pytest.StashKey[Rules]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Read the choice of items and the project's rule selection (``rlkl.toml`` or
-    ``[tool.rlkl]``, found from the rootdir up) once; a wrong value is a usage error."""
+    """Read the choice of items, the project's rule selection and its functions (``rlkl.toml``
+    or ``[tool.rlkl]``, found from the rootdir up) once; a wrong value is a usage error."""
     chosen = config.getoption("rlkl_items") or config.getini("rlkl_items")
     if chosen not in ITEMS:
         raise pytest.UsageError(f"rlkl_items = {chosen!r}: write 'claim' or 'lesson'")
     config.stash[_PER_LESSON] = chosen == "lesson"
     try:
-        config.stash[_RULES] = load_project(config.rootpath).rules()
-    except (ConfigError, SelectorError) as error:
+        project = load_project(config.rootpath)
+        config.stash[_RULES] = project.rules()
+        activate(project.functions, project.root)  # the authors' functions, as rlkl check
+    except (ConfigError, SelectorError, ExtensionError) as error:
         raise pytest.UsageError(f"rlkl: {error}") from None
 
 
@@ -368,6 +371,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     the interpreter's end, they cost a run of 1,000 lessons 1.7 s more at its exit."""
     if _CHECKED in config.stash:
         del config.stash[_CHECKED]
+    deactivate()  # this session's functions (a pytester run sits inside another session)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -17,7 +17,7 @@ from rlkl.claims.bindings.model import Bindings
 from rlkl.claims.coverage import apply_exemptions, unaccounted
 from rlkl.claims.equations.equations import check_equations
 from rlkl.claims.evaluation.evaluate import check_claims, compute_outputs, read_inputs
-from rlkl.claims.evaluation.functions import evaluation_budget
+from rlkl.claims.evaluation.functions import evaluation_budget, used_versions
 from rlkl.claims.evaluation.quiz import check_quiz
 from rlkl.claims.forms.forms import check_arithmetic, check_core_calls
 from rlkl.claims.prose.fields import prose_strings
@@ -67,7 +67,9 @@ def extract(
     itself is broken: its own diagnostics say what to fix first).
     """
     with evaluation_budget():  # one deterministic budget of expensive work per lesson
-        return _extract(document, bindings, coverage=coverage)
+        claims = _extract(document, bindings, coverage=coverage)
+        used = used_versions()  # the authors' functions called, recorded in the fixtures
+    return replace(claims, functions=used) if used else claims
 
 
 def _extract(document: Document, bindings: Bindings | None, *, coverage: bool) -> LessonClaims:

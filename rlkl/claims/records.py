@@ -140,3 +140,5 @@ class LessonClaims:
     rewrites: Mapping[Key, float] = field(default_factory=dict)
     # one record per relation of every science[].equation (rlkl.claims.equations.equations)
     equations: tuple[EquationRecord, ...] = ()
+    # the authors' function modules its expressions called, with their versions
+    functions: Mapping[str, str] = field(default_factory=dict)

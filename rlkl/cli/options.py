@@ -205,11 +205,13 @@ def project_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def project(params: dict[str, Any]) -> tuple[Config, Rules]:
+def project(params: dict[str, Any], *, evaluates: bool = True) -> tuple[Config, Rules]:
     """The configuration that applies here and the run's rules, from the options of
-    :func:`project_options` (removed from ``params``). A wrong file or selector is a usage
-    error (exit 2, the code of the table); the configured ``cache-dir`` becomes the run's
-    (``RLKL_CACHE_DIR`` still wins, as the command line does)."""
+    :func:`project_options` (removed from ``params``); for a command that ``evaluates``
+    bindings, the authors' functions activated (:func:`rlkl.extensions.activate`). A wrong
+    file, selector or function module is a usage error (exit 2, the code of the table); the
+    configured ``cache-dir`` becomes the run's (``RLKL_CACHE_DIR`` still wins, as the command
+    line does)."""
     from rlkl.rules import SelectorError
 
     select, extend, ignore = (_selectors(params.pop(k)) for k in
@@ -221,7 +223,23 @@ def project(params: dict[str, Any]) -> tuple[Config, Rules]:
     except SelectorError as error:  # only the command line's: the file's are ConfigErrors
         raise ConfigUsage(ConfigError(Diagnostic("", 1, 1, "", error.code,
                                                  f"command line: {error}"))) from None
+    if evaluates:
+        activate_functions(config)
     return config, rules
+
+
+def activate_functions(config: Config) -> None:
+    """The configuration's and the installed packages' functions, in the binding table; a
+    module that cannot be used is a usage error located at ``functions``."""
+    from rlkl.extensions import ExtensionError, activate
+
+    try:
+        activate(config.functions, config.root)
+    except ExtensionError as error:
+        line, column = config.functions_at
+        where = display_path(config.file) if config.file and config.functions else ""
+        raise ConfigUsage(ConfigError(Diagnostic(where, line, column, "", error.code,
+                                                 str(error)))) from None
 
 
 def load_project(*, isolated: bool = False) -> Config:

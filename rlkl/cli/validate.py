@@ -44,7 +44,7 @@ def validate(paths: tuple[Path, ...], fmt: Format, statistics: bool, **selection
       rlkl validate content/ --format json
       rlkl validate --format github      # in a GitHub Actions step
     """
-    config, rules = project(selection)
+    config, rules = project(selection, evaluates=False)
     asked = paths_or_content(paths, config)
     result = validate_paths(asked)
     require_lessons(result.summary(), result.diagnostics, asked)

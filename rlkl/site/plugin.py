@@ -26,6 +26,7 @@ from mkdocs.utils import get_relative_url
 from rlkl.cache import Cache, default_dir
 from rlkl.config import ConfigError
 from rlkl.config import load as load_project
+from rlkl.extensions import ExtensionError, activate
 from rlkl.pool import cpu_jobs
 from rlkl.resources import schema_dir
 from rlkl.rules import SelectorError
@@ -95,9 +96,11 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.readme = self._path(config, repository) / "README.md" if repository else None
         if not content.is_dir():
             raise PluginError(f"rlkl: content folder {content} does not exist")
-        try:  # the project's rule selection, as `rlkl check` run here reads it
-            rules = load_project().rules()
-        except (ConfigError, SelectorError) as error:
+        try:  # the project's rule selection and functions, as `rlkl check` here reads them
+            project = load_project()
+            rules = project.rules()
+            activate(project.functions, project.root)
+        except (ConfigError, SelectorError, ExtensionError) as error:
             raise PluginError(f"rlkl: {error}") from None
         folder = default_dir() if self.config.cache else None
         check = check_site(content, jobs=self.jobs,

@@ -76,13 +76,15 @@ _spent: ContextVar[list[int] | None] = ContextVar("rlkl_sample_budget", default=
 
 @contextmanager
 def evaluation_budget() -> Iterator[None]:
-    """Count the samples drawn inside this block against :data:`LESSON_SAMPLE_BUDGET`
-    (one block per lesson; outside any block nothing is counted)."""
-    token = _spent.set([0])
+    """Count the samples drawn inside this block against :data:`LESSON_SAMPLE_BUDGET`, and
+    the authors' modules called (:func:`used_versions`): one block per lesson; outside any
+    block nothing is counted."""
+    token, calls = _spent.set([0]), _used.set(set())
     try:
         yield
     finally:
         _spent.reset(token)
+        _used.reset(calls)
 
 
 def _sample(p_old: Any, n: int, seed: int) -> Any:
@@ -159,13 +161,16 @@ def _core_functions() -> dict[str, Callable[..., Any]]:
 
 
 _CORE = _core_functions()
-FUNCTIONS: Mapping[str, Callable[..., Any]] = {
+FUNCTIONS: dict[str, Callable[..., Any]] = {
     **_BUILTINS,
     **_CORE,
     **{alias: _CORE[target] for alias, target in _ALIASES.items()},
     **_HELPERS,
 }
+"""Every function a binding may call: rlkl's own, then an author's (:func:`install`)."""
 CONSTANTS: Mapping[str, float] = {"e": math.e, "pi": math.pi, "inf": math.inf}
+OWN: frozenset[str] = frozenset(FUNCTIONS) | frozenset(CONSTANTS)
+"""The names rlkl itself gives meaning to: an author's function may take none of them."""
 
 
 def _keywords(function: Callable[..., Any]) -> frozenset[str]:
@@ -182,4 +187,69 @@ def _keywords(function: Callable[..., Any]) -> frozenset[str]:
     )
 
 
-KEYWORDS: Mapping[str, frozenset[str]] = {name: _keywords(f) for name, f in FUNCTIONS.items()}
+KEYWORDS: dict[str, frozenset[str]] = {name: _keywords(f) for name, f in FUNCTIONS.items()}
+
+_MODULE_OF: dict[str, str] = {}  # an author's function -> its module
+_VERSIONS: dict[str, str] = {}  # an author's module -> its version
+_used: ContextVar[set[str] | None] = ContextVar("rlkl_functions_used", default=None)
+
+
+def install(module: str, version: str, functions: Mapping[str, Callable[..., Any]]) -> None:
+    """Add an author's ``functions`` (from ``module`` at ``version``) to the table, beside
+    rlkl's, with the keywords their signatures name (:mod:`rlkl.extensions` checks them
+    first: plain functions, no name of :data:`OWN` or of another module). Installed once per
+    process, before the first lesson is checked."""
+    for name, function in functions.items():
+        FUNCTIONS[name] = function
+        KEYWORDS[name] = _keywords(function)
+        _MODULE_OF[name] = module
+    _VERSIONS[module] = version
+    _forget()
+
+
+_LISTENERS: list[Callable[[], None]] = []
+
+
+def when_changed(forget: Callable[[], None]) -> None:
+    """Call ``forget`` whenever the table changes (:func:`install`, :func:`uninstall`): the
+    memos of a stage that worked something out from it (parsed expressions, harmless words)."""
+    _LISTENERS.append(forget)
+
+
+def _forget() -> None:
+    for forget in _LISTENERS:
+        forget()
+
+
+def uninstall() -> None:
+    """Remove every author's function again (the table is rlkl's own)."""
+    for name in _MODULE_OF:
+        FUNCTIONS.pop(name, None)
+        KEYWORDS.pop(name, None)
+    _MODULE_OF.clear()
+    _VERSIONS.clear()
+    _forget()
+
+
+def installed() -> dict[str, str]:
+    """The authors' modules in the table, with their versions (module -> version)."""
+    return dict(_VERSIONS)
+
+
+def module_of(name: str) -> str | None:
+    """The author's module that provides function ``name`` (None: one of rlkl's own)."""
+    return _MODULE_OF.get(name)
+
+
+def note_call(name: str) -> None:
+    """Record that the lesson being evaluated called the author's function ``name``."""
+    used = _used.get()
+    if used is not None:
+        used.add(_MODULE_OF[name])
+
+
+def used_versions() -> dict[str, str]:
+    """The authors' modules the lesson being evaluated has called so far, with their
+    versions: what its fixtures record beside the core version."""
+    used = _used.get() or set()
+    return {module: _VERSIONS[module] for module in sorted(used)}

@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from rlkl.claims.evaluation import expr
-from rlkl.claims.evaluation.functions import CONSTANTS, FUNCTIONS, KEYWORDS
+from rlkl.claims.evaluation.functions import CONSTANTS, FUNCTIONS, KEYWORDS, when_changed
 from rlkl.claims.prose.scanner import Mention
 from rlkl.numerals import UNIT_BASES, UNIT_PATTERN, list_pattern, number_pattern
 
@@ -170,3 +170,6 @@ def core_calls(text: str, mentions: list[Mention]) -> Iterator[CoreCall]:
             match.start(),
             match.end(),
         )
+
+
+when_changed(_harmless_words.cache_clear)  # an author's functions are harmless words too
