@@ -137,3 +137,40 @@ def test_python_and_system_hooks_say_the_same() -> None:
         assert system["language"] == "system"
         for key in ("entry", "files", "pass_filenames"):
             assert python[key] == system[key]
+
+
+def test_the_python_hook_installs_rlkl_from_its_repository_at_a_rev(tmp_path: Path) -> None:
+    """`language: python` as an author's .pre-commit-config.yaml gets it: pre-commit clones
+    rlkl's repository at a `rev:` and pip-installs it into its own environment (the
+    committed state of this checkout, cloned, stands for the published repository); the
+    lessons repository's rlkl.toml applies to the hook, and a wrong number blocks the commit."""
+    env = git_env(tmp_path)
+    published = tmp_path / "rlkl-repo"
+    cloned = _run(["git", "clone", "-q", str(REPO), str(published)], tmp_path, env)
+    assert cloned.returncode == 0, cloned.stderr
+    rev = _git(published, env, "rev-parse", "HEAD").stdout.strip()
+    lessons = tmp_path / "lessons"
+    (lessons / "content").mkdir(parents=True)
+    shutil.copy(CONTENT / "catalog.json", lessons / "content" / "catalog.json")
+    shutil.copytree(CONTENT / SEED, lessons / "content" / SEED)
+    (lessons / "rlkl.toml").write_text('ignore = ["RLKL306"]  # the other lessons live elsewhere\n',
+                                       encoding="utf-8")
+    (lessons / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {published.as_posix()}\n    rev: {rev}\n    hooks:\n"
+        "      - id: rlkl-check\n", encoding="utf-8")
+    _git(lessons, env, "init", "-q")
+    installed = _run([sys.executable, "-m", "pre_commit", "install"], lessons, env)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    _git(lessons, env, "add", ".")
+    good = _run(["git", "commit", "-m", "lessons"], lessons, env)
+    assert good.returncode == 0, good.stdout + good.stderr
+    hook_env = next((tmp_path / "pre-commit-home").glob("repo*/py_env-*"))
+    assert (hook_env / "bin" / "rlkl").is_file()  # rlkl, installed from the repository
+    lesson = lessons / "content" / SEED / "lesson.json"
+    lesson.write_text(lesson.read_text(encoding="utf-8").replace("ratio is 1.4", "ratio is 1.5"),
+                      encoding="utf-8")
+    _git(lessons, env, "add", ".")
+    bad = _run(["git", "commit", "-m", "typo"], lessons, env)
+    output = bad.stdout + bad.stderr
+    assert bad.returncode != 0 and "/engineeringExample RLKL401" in output, output
+    assert "RLKL306" not in output  # the lessons repository's configuration applies
