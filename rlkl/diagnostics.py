@@ -74,7 +74,7 @@ class Diagnostic:
         return raised
 
     def to_json(self) -> dict[str, Any]:
-        """The public JSON shape (key order as documented in the README)."""
+        """The public JSON shape (key order as documented in "Validating lessons")."""
         data = asdict(self)
         return {
             "file": data["file"],
@@ -112,8 +112,9 @@ class Code:
 
 
 # The single table of codes. Diagnostics take their severity from it, ``rlkl explain`` its
-# text, and the README's table is generated from it (``python -m rlkl.diagnostics``; a test
-# keeps the two in step). A code, or a name, is never given another meaning.
+# text, and the site's rules reference is generated from it when the site is built
+# (``python -m rlkl.diagnostics`` prints the table). A code, or a name, is never given
+# another meaning.
 CODES: dict[str, Code] = {
     # RLKL1xx: reading and parsing a file.
     "RLKL101": Code(
@@ -438,7 +439,7 @@ CODES: dict[str, Code] = {
         "equation-unreadable",
         "an equation cannot be read (outside the supported LaTeX subset)",
         "an equation with \\\\begin{cases}, or a symbol rlkl cannot read",
-        "rewrite it in the supported subset (README), or exempt it with a reason",
+        "rewrite it in the supported subset (the authoring guide), or exempt it with a reason",
     ),
     "RLKL433": Code(
         "equation-binding-invalid",
@@ -549,7 +550,7 @@ CODES: dict[str, Code] = {
         "expression-invalid",
         "an expression is not valid or uses something not allowed",
         "where: {ratio: __import__('os')} or a syntax error",
-        "use arithmetic, slot names and the functions the README lists",
+        "use arithmetic, slot names and the functions the authoring guide lists",
     ),
     "RLKL607": Code(
         "template-not-found",
@@ -773,7 +774,7 @@ def severity_text(entry: Code) -> str:
 
 
 def codes_table() -> str:
-    """The Markdown table of every code, as the README shows it."""
+    """The Markdown table of every code, as the rules reference shows it."""
     rows = ["| code | name | severity | meaning |", "|---|---|---|---|"]
     rows += [f"| `{key}` | `{entry.name}` | {severity_text(entry)} | {entry.meaning} |"
              for key, entry in sorted(CODES.items())]

@@ -103,7 +103,7 @@ def bindings_stub(lesson_id: str, schema: str) -> str:
     """A commented ``claims.yaml`` with an editor modeline and one example of each section."""
     return f"""# yaml-language-server: $schema={schema}
 # Claim bindings for {lesson_id}: every number in the prose and every equation must be checked
-# or exempt with a reason. README: "Your first lesson" and "Authoring guide".
+# or exempt with a reason. README: "Your first lesson"; site/docs/guide/authoring.md.
 lesson: {lesson_id}
 
 # Sentences with numbers: {{slot}} = a number; slots under `where` are recomputed with rlkl.core.

@@ -1,9 +1,8 @@
-"""The CLI reference in the README and on the site, generated from the commands themselves.
+"""The CLI reference of the site, generated from the commands themselves.
 
 ``python -m rlkl.cli.reference`` prints it; ``--page`` writes the site's page
-(:data:`rlkl.site.pages.CLI_PAGE`). Tests assert the README block between the
-``cli:start``/``cli:end`` markers and the page are current, so the docs cannot drift from
-the code.
+(:data:`rlkl.site.pages.CLI_PAGE`). A test asserts the page is current, so the docs cannot
+drift from the code.
 """
 
 from __future__ import annotations

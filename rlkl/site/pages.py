@@ -1,13 +1,12 @@
 """The site's generated pages besides lessons: catalog, verification report, references.
 
-Lesson-derived text goes through the autoescaped templates; the CLI and schema references
-and the authoring guide are rendered from rlkl's own code and README (trusted Markdown).
+Lesson-derived text goes through the autoescaped templates; the CLI, configuration, rules and
+schema references are rendered from rlkl's own code (trusted Markdown).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,7 +121,7 @@ def cli_markdown() -> str:
 
 def configuration_markdown() -> str:
     """The configuration reference: every key of :data:`rlkl.config.SETTINGS`, generated
-    when the site is built (the README's table comes from the same function)."""
+    when the site is built."""
     from rlkl.config import settings_table
 
     return (
@@ -210,13 +209,3 @@ def schema_markdown(schema_dir: Path) -> str:
         objects += list((schema.get("$defs") or {}).items())
         parts += [_object_table(str(n), s) for n, s in objects if s.get("properties")]
     return "\n\n".join(parts) + "\n"
-
-
-def authoring_markdown(readme: Path) -> str:
-    """The README's authoring guide (one source for repository and site)."""
-    text = readme.read_text(encoding="utf-8")
-    match = re.search(r"^### Authoring guide\n(.*?)(?=^## )", text, re.S | re.M)
-    body = match.group(1) if match else "See the repository README."
-    body = re.sub(r"^####? ", "## ", body, flags=re.M)
-    body = re.sub(r"\[([^\]]+)\]\((?!https?:|#)[^)]+\)", r"\1", body)  # repository paths
-    return "---\ntitle: Authoring guide\n---\n\n# Authoring guide\n" + body

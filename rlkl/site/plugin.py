@@ -32,7 +32,6 @@ from rlkl.resources import schema_dir
 from rlkl.rules import SelectorError
 from rlkl.site.lesson import Link, fill, hold_back, lesson_markdown, put_back
 from rlkl.site.pages import (
-    authoring_markdown,
     catalog_markdown,
     cli_markdown,
     configuration_markdown,
@@ -54,8 +53,6 @@ class RlklConfig(Config):  # type: ignore[no-untyped-call]
     """Plugin options (paths relative to the folder of ``mkdocs.yml``)."""
 
     content = config_options.Type(str, default="../content")
-    # rlkl's own checkout, whose README becomes the authoring guide (unset: no such page)
-    repository = config_options.Optional(config_options.Type(str))
     experiment = config_options.Type(bool, default=True)
     minify = config_options.Type(bool, default=True)
     # reuse `rlkl check`'s cache of unchanged lessons (RLKL_CACHE_DIR=off turns it off too)
@@ -79,7 +76,6 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.blocks: dict[str, tuple[str, ...]] = {}
         self.held: dict[str, tuple[str, ...]] = {}  # by page: its MathML and SVG (hold_back)
         self.binary: dict[str, bytes] = {}
-        self.readme: Path | None = None  # the authoring guide's source, when there is one
         self.jobs = 1  # processes for the check: more only for a batch build, never in serve
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -92,8 +88,6 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         content = self._path(config, self.config.content)
-        repository = self.config.repository
-        self.readme = self._path(config, repository) / "README.md" if repository else None
         if not content.is_dir():
             raise PluginError(f"rlkl: content folder {content} does not exist")
         try:  # the project's rule selection and functions, as `rlkl check` here reads them
@@ -156,9 +150,6 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         pages["reference/configuration.md"] = configuration_markdown()
         pages["reference/rules.md"] = rules_markdown()
         pages["reference/schema.md"] = schema_markdown(schema_dir())
-        readme = self.readme
-        if readme is not None and readme.is_file():
-            pages["authoring.md"] = authoring_markdown(readme)
         if self.config.experiment:
             from rlkl.site.experiment import experiment_page
 

@@ -36,8 +36,8 @@ def legacy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
 
 
 def test_the_documented_upgrade_steps(legacy: Workspace) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    assert "### Upgrading rlkl" in readme
+    guide = Path(__file__).resolve().parents[2] / "site" / "docs" / "guide" / "configuration.md"
+    assert "## Upgrading rlkl" in guide.read_text(encoding="utf-8")
     # 1. what the new rlkl reports, by code
     code, out = _run("check", "--statistics")
     assert code == 1

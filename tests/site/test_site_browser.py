@@ -111,7 +111,8 @@ def visit(browser: Any, base_url: str) -> Iterator[Any]:
 
 PAGES = ["", "lessons/", "lessons/ppo-clipped-objective/", "lessons/policy-gradient-kl-control/",
          "lessons/reinforce-baseline-kl/", "lessons/kl-direction-estimators/", "report/",
-         "experiment/", "authoring/", "reference/cli/", "reference/schema/"]
+         "experiment/", "guide/authoring/", "reference/cli/", "reference/schema/",
+         "reference/configuration/", "reference/rules/"]
 
 
 @pytest.mark.parametrize("path", PAGES)

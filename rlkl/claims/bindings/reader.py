@@ -3,7 +3,7 @@
 The file is YAML (readable by an author who is not a programmer), validated against
 ``schema/bindings.schema.json``, then by :mod:`rlkl.claims.bindings.rules`; every problem
 becomes a located diagnostic (line and column from the YAML reader's node positions). See
-the README's authoring guide.
+the authoring guide (site/docs/guide/authoring.md).
 """
 
 from __future__ import annotations

@@ -251,7 +251,7 @@ def _parsed(relation: Relation, entry: EquationBinding) -> tuple[Parsed, ast.Exp
             UNREADABLE,
             "RLKL432",
             f"cannot read {_describe(relation)}: {error}; rewrite it in the supported subset "
-            "(README, \"Equations\") or exempt it with a reason",
+            "(the authoring guide, \"Equations are claims too\") or exempt it with a reason",
         ) from None
     source = entry.expression or ""
     try:

@@ -3,7 +3,7 @@
 A mention is a number as an author wrote it: ``0.5``, ``+2``, ``−2.8`` (U+2212 minus),
 ``12.5%``, ``1e-3``, each number of a list ``[0.7,0.3]`` and each factor of ``1.2×2``.
 
-Rules (documented in the README's authoring guide):
+Rules (documented in the authoring guide (site/docs/guide/authoring.md)):
 
 * A sign belongs to the number only when it is attached (``−2``, not ``− 2``) and does not
   follow a letter, digit or closing bracket (``r−1`` is a subtraction of 1).
