@@ -11,11 +11,11 @@ python3 -m venv "$work/tools" && "$work/tools/bin/pip" install --quiet uv
 uv="$work/tools/bin/uv"
 "$uv" venv --quiet --python python3 "$work/env"
 "$uv" pip install --quiet --python "$work/env/bin/python" --resolution lowest-direct \
-  -e '.[site]' 'pytest>=8' 'hypothesis>=6.100'
+  -e '.[site]' 'pytest>=8' 'hypothesis>=6.100' 'parse>=1.20' 'scipy>=1.11' 'pytest-xdist>=3.5'
 "$uv" pip freeze --python "$work/env/bin/python" | grep -iE \
   '^(jsonschema|pydantic|numpy|click|json-source-map|ruamel.yaml|pyyaml|jsonschema-rs|sympy|lark|mkdocs|mkdocs-material|jinja2|markupsafe|latex2mathml|minify-html|matplotlib|tqdm)=='
 export RLKL_CACHE_DIR="$work/cache"
 "$work/env/bin/rlkl" check content/
 "$work/env/bin/rlkl" site build --out "$work/site"
 "$work/env/bin/python" -m pytest -q -p no:cacheprovider tests/core tests/claims tests/config \
-  tests/validate -x
+  tests/validate -x -n 2

@@ -97,6 +97,7 @@ def build(config_file: Path, out: Path | None, content: Path | None) -> None:
 def serve(config_file: Path, dev_addr: str) -> None:
     """Serve the site locally and rebuild it whenever a lesson or a site file changes."""
     require_extra("site", "rlkl site serve")
-    chosen = config_for(config_file or load_project().site.config)
+    project = load_project()
+    chosen = config_for(config_file or project.site.config)
     _require(chosen)
-    serve_site(chosen, dev_addr)
+    serve_site(chosen, dev_addr, project.site.mkdocs_overrides())

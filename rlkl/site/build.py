@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 DEFAULT_CONFIG = Path("site") / "mkdocs.yml"
 BUILT_IN = Path(__file__).resolve().parent / "default" / "mkdocs.yml"
@@ -96,9 +97,12 @@ def build_site(
     return Path(config.site_dir)
 
 
-def serve_site(config_file: Path = DEFAULT_CONFIG, dev_addr: str = "127.0.0.1:8000") -> None:
-    """Serve the site with live reload (lessons, bindings and site sources are watched)."""
+def serve_site(config_file: Path = DEFAULT_CONFIG, dev_addr: str = "127.0.0.1:8000",
+               settings: Mapping[str, str] | None = None) -> None:
+    """Serve the site with live reload (lessons, bindings and site sources are watched);
+    ``settings`` as for :func:`build_site`."""
     from mkdocs.commands.serve import serve
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    serve(config_file=str(config_file), dev_addr=dev_addr, livereload=True)
+    overrides: dict[str, Any] = dict(settings or {})  # passed on to MkDocs' load_config
+    serve(config_file=str(config_file), dev_addr=dev_addr, livereload=True, **overrides)

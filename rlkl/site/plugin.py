@@ -24,6 +24,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 
 from rlkl.cache import Cache, default_dir
+from rlkl.config import Config as Project
 from rlkl.config import ConfigError
 from rlkl.config import load as load_project
 from rlkl.extensions import ExtensionError, activate
@@ -52,7 +53,8 @@ _TITLE_TOKEN = "rlkl-title-placeholder"
 class RlklConfig(Config):  # type: ignore[no-untyped-call]
     """Plugin options (paths relative to the folder of ``mkdocs.yml``)."""
 
-    content = config_options.Type(str, default="../content")
+    # unset: the project configuration's first content folder, else ./content
+    content = config_options.Optional(config_options.Type(str))
     experiment = config_options.Type(bool, default=True)
     minify = config_options.Type(bool, default=True)
     # reuse `rlkl check`'s cache of unchanged lessons (RLKL_CACHE_DIR=off turns it off too)
@@ -72,6 +74,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
 
     def __init__(self) -> None:
         self.check: SiteCheck | None = None
+        self.content: Path | None = None  # the lesson folder (watched by `rlkl site serve`)
         self.pages: dict[str, str] = {}
         self.blocks: dict[str, tuple[str, ...]] = {}
         self.held: dict[str, tuple[str, ...]] = {}  # by page: its MathML and SVG (hold_back)
@@ -86,16 +89,23 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         base = Path(config.config_file_path or ".").resolve().parent
         return (base / value).resolve()
 
+    def _content(self, config: MkDocsConfig, project: Project) -> Path:
+        """The lesson folder: the ``content`` option, else the project's first content
+        folder, else ``./content``."""
+        if self.config.content is not None:
+            return self._path(config, self.config.content)
+        return project.content[0] if project.content else Path.cwd() / "content"
+
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        content = self._path(config, self.config.content)
-        if not content.is_dir():
-            raise PluginError(f"rlkl: content folder {content} does not exist")
         try:  # the project's rule selection and functions, as `rlkl check` here reads them
             project = load_project()
             rules = project.rules()
             activate(project.functions, project.root)
         except (ConfigError, SelectorError, ExtensionError) as error:
             raise PluginError(f"rlkl: {error}") from None
+        content = self.content = self._content(config, project)
+        if not content.is_dir():
+            raise PluginError(f"rlkl: content folder {content} does not exist")
         folder = default_dir() if self.config.cache else None
         check = check_site(content, jobs=self.jobs,
                            cache=Cache(folder) if folder is not None else None, rules=rules)
@@ -224,7 +234,8 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         return minified.replace(_TITLE_TOKEN, kept, 1) if title else minified
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
-        server.watch(str(self._path(config, self.config.content)))
+        if self.content is not None:
+            server.watch(str(self.content))
         self.jobs = 1  # rebuilds run beside the server's threads: no processes forked there
         return server
 

@@ -69,3 +69,26 @@ def test_an_authors_own_mkdocs_yml_with_the_plugin(tmp_path: Path) -> None:
     page = site / "lessons" / LESSON / "index.html"
     _uses_the_packaged_assets(page, site)
     assert re.search(r'data-md-color-primary="?teal', page.read_text(encoding="utf-8"))
+
+
+def test_the_built_in_site_reads_the_content_folder_the_configuration_names(
+    tmp_path: Path,
+) -> None:
+    """Without a `content` option the plugin takes the project's first content folder (else
+    ./content): plain `mkdocs build` of the packaged configuration works too, as `rlkl site
+    serve` uses it."""
+    root = _repository(tmp_path)
+    (root / "content").rename(root / "lessons")
+    (root / "rlkl.toml").write_text('content = ["lessons"]\n[site]\ntitle = "Ours"\n',
+                                    encoding="utf-8")
+    from rlkl.site.build import BUILT_IN
+
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(BUILT_IN),
+                            "-d", str(root / "out")], cwd=root, capture_output=True, text=True,
+                           timeout=600)
+    assert built.returncode == 0, built.stderr
+    assert (root / "out" / "lessons" / LESSON / "index.html").is_file()
+    rlkl = _rlkl(root, "site", "build")  # the CLI also takes the title
+    assert rlkl.returncode == 0, rlkl.stderr
+    page = (root / "site" / "build" / "lessons" / LESSON / "index.html").read_text("utf-8")
+    assert "Ours" in page
