@@ -11,7 +11,7 @@ python3 -m venv "$work/tools" && "$work/tools/bin/pip" install --quiet uv
 uv="$work/tools/bin/uv"
 "$uv" venv --quiet --python python3 "$work/env"
 "$uv" pip install --quiet --python "$work/env/bin/python" --resolution lowest-direct \
-  -e '.[site]' 'pytest>=8' 'hypothesis>=6.100' 'parse>=1.20' 'scipy>=1.11' 'pytest-xdist>=3.5'
+  -e '.[site]' 'pytest>=8' 'hypothesis>=6.100' 'parse>=1.20' 'scipy>=1.15' 'pytest-xdist>=3.5' 'click>=8.2'
 "$uv" pip freeze --python "$work/env/bin/python" | grep -iE \
   '^(jsonschema|pydantic|numpy|click|json-source-map|ruamel.yaml|pyyaml|jsonschema-rs|sympy|lark|mkdocs|mkdocs-material|jinja2|markupsafe|latex2mathml|minify-html|matplotlib|tqdm)=='
 export RLKL_CACHE_DIR="$work/cache"

@@ -17,7 +17,8 @@ class _Refused(click.ClickException):
 @click.option("--config/--no-config", "config", default=True, show_default=True,
               help="Write rlkl.toml: every configuration key, commented out.")
 @click.option("--site/--no-site", "site", default=True, show_default=True,
-              help="Write site/mkdocs.yml and site/docs/index.md: a site of your own.")
+              help="Write site/mkdocs.yml, site/docs/index.md and site/.gitignore: a site of "
+              "your own.")
 def init(config: bool, site: bool) -> None:
     """Start a lesson repository's own configuration and site, in this folder.
 

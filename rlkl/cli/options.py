@@ -121,13 +121,13 @@ class FormatCommand(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except click.UsageError as error:
+        except (click.UsageError, ConfigUsage) as error:
             if ctx.params.get("fmt") == "json":
                 _echo_usage(error)
             raise
 
 
-def _echo_usage(error: click.UsageError) -> None:
+def _echo_usage(error: click.ClickException) -> None:
     located = getattr(error, "diagnostic", None)
     if isinstance(located, Diagnostic):
         payload = usage_payload(located.message, located.code)
@@ -151,8 +151,9 @@ def require_extra(extra: str, needed_for: str) -> None:
 
 
 def paths_or_content(paths: tuple[Path, ...], config: Config | None = None) -> list[Path]:
-    """The paths given, else the configuration's ``content`` folders, else ``./content/``
-    (a usage error when a folder does not exist; a located one for a configured folder)."""
+    """The paths given, else the configuration's ``content`` folders, else ``content/`` beside
+    the configuration file (``./content/`` without one): a usage error when a folder does not
+    exist, a located one for a configured folder."""
     if paths:
         return list(paths)
     if config is not None and config.content is not None:
@@ -163,14 +164,23 @@ def paths_or_content(paths: tuple[Path, ...], config: Config | None = None) -> l
                     display_path(config.file or Path()), line, column, "", "RLKL806",
                     f"content folder {display_path(folder)} does not exist")))
         return [Path(display_path(folder)) for folder in config.content]
+    if config is not None and config.file is not None:  # a project: its root's content/
+        folder = Path(display_path(config.root / DEFAULT))
+        if not folder.is_dir():
+            raise click.UsageError(f"no PATH given and {folder.as_posix()}/ (beside "
+                                   f"{display_path(config.file)}) does not exist")
+        return [folder]
     if not DEFAULT.is_dir():
         raise click.UsageError("no PATH given and ./content/ does not exist")
     return [DEFAULT]
 
 
-class ConfigUsage(click.UsageError):
-    """A wrong configuration file or selector: a usage error (exit 2) with its diagnostic
-    (RLKL80x, located in the file; a command-line selector has no file)."""
+class ConfigUsage(click.ClickException):
+    """A wrong configuration file or selector: exit 2, as a usage error, with its diagnostic
+    (RLKL80x, located in the file; a command-line selector has no file) and no usage text:
+    the command line was right."""
+
+    exit_code = 2
 
     def __init__(self, error: ConfigError) -> None:
         super().__init__(str(error) if error.diagnostic.file else

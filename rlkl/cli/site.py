@@ -12,6 +12,7 @@ from rlkl.site.build import (
     BUILT_IN,
     DEFAULT_CONFIG,
     DEFAULT_CONTENT,
+    DEFAULT_OUT,
     SiteError,
     build_site,
     config_for,
@@ -69,12 +70,18 @@ def build(config_file: Path, out: Path | None, content: Path | None) -> None:
     """
     require_extra("site", "rlkl site build")
     project = load_project()
-    chosen = config_for(config_file or project.site.config)
+    root = project.root  # the configuration's folder (here, without one)
+    chosen = config_for(config_file or project.site.config, root)
     _require(chosen)
     content = content or (project.content[0] if project.content else None)
-    if chosen == BUILT_IN and content is None and not DEFAULT_CONTENT.is_dir():
-        raise click.UsageError(f"no {DEFAULT_CONFIG.as_posix()} and no ./{DEFAULT_CONTENT}/ "
-                               "here: run from the folder that holds content/, or give --content")
+    if chosen == BUILT_IN and content is None:
+        content = root / DEFAULT_CONTENT
+        if not content.is_dir():
+            raise click.UsageError(f"no {DEFAULT_CONFIG.as_posix()} and no ./{DEFAULT_CONTENT}/ "
+                                   "here: run from the folder that holds content/, or give "
+                                   "--content")
+    if chosen == BUILT_IN and out is None and project.site.out is None:
+        out = root / DEFAULT_OUT
     try:
         folder = build_site(chosen, out or project.site.out, content,
                             project.site.mkdocs_overrides())
@@ -98,6 +105,6 @@ def serve(config_file: Path, dev_addr: str) -> None:
     """Serve the site locally and rebuild it whenever a lesson or a site file changes."""
     require_extra("site", "rlkl site serve")
     project = load_project()
-    chosen = config_for(config_file or project.site.config)
+    chosen = config_for(config_file or project.site.config, project.root)
     _require(chosen)
     serve_site(chosen, dev_addr, project.site.mkdocs_overrides())

@@ -20,12 +20,13 @@ DEFAULT_CONTENT = Path("content")
 DEFAULT_OUT = Path("site") / "build"
 
 
-def config_for(config_file: Path | None) -> Path:
+def config_for(config_file: Path | None, root: Path | None = None) -> Path:
     """The configuration ``rlkl site`` uses: the one named, else ``site/mkdocs.yml`` when
-    the repository has one, else the built-in :data:`BUILT_IN`."""
+    the repository (``root``, default: here) has one, else the built-in :data:`BUILT_IN`."""
     if config_file is not None:
         return config_file
-    return DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else BUILT_IN
+    own = (root or Path()) / DEFAULT_CONFIG
+    return own if own.is_file() else BUILT_IN
 
 
 class SiteError(Exception):

@@ -8,6 +8,7 @@ thing (same entry, same files), which the last test pins.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -137,6 +138,11 @@ def test_python_and_system_hooks_say_the_same() -> None:
         assert system["language"] == "system"
         for key in ("entry", "files", "pass_filenames"):
             assert python[key] == system[key]
+    # a change to the configuration, or to a module of your own functions, is checked too
+    for changed in ("content/x/lesson.json", "rlkl.toml", "pyproject.toml",
+                    "lesson_functions.py", "content/x/claims.yaml"):
+        assert re.search(hooks["rlkl-check"]["files"], changed), changed
+    assert not re.search(hooks["rlkl-check"]["files"], "notes.md")
 
 
 def test_the_python_hook_installs_rlkl_from_its_repository_at_a_rev(tmp_path: Path) -> None:

@@ -128,3 +128,17 @@ def test_init_writes_every_key_and_each_line_is_valid(tmp_path: Path) -> None:
     assert config.jobs == 2 and config.site.title and config.per_path
     as_is = _write(tmp_path / "as-is" / "rlkl.toml", text)  # all commented: the defaults
     assert read(as_is) == Config(file=as_is, root=as_is.parent.resolve())
+
+
+def test_init_writes_a_site_of_your_own_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    from rlkl.init import InitError, init_project
+
+    written = init_project(tmp_path, site=True)
+    assert [p.as_posix() for p in written.files] == [
+        "rlkl.toml", "site/mkdocs.yml", "site/docs/index.md", "site/.gitignore"]
+    assert (tmp_path / "site" / ".gitignore").read_text(encoding="utf-8") == "build/\n"
+    assert "reference/rules.md" in (tmp_path / "site" / "mkdocs.yml").read_text("utf-8")
+    with pytest.raises(InitError, match="already configures"):
+        init_project(tmp_path)
+    with pytest.raises(InitError, match=r"site/mkdocs\.yml exists"):
+        init_project(tmp_path, site=True, config=False)

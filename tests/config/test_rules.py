@@ -5,6 +5,7 @@ rule adopted lesson by lesson."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -56,6 +57,13 @@ def test_ignore_in_pyproject_and_on_the_command_line(repo: Workspace) -> None:
     assert json.loads(out)["summary"]["verified"] < json.loads(out)["summary"]["claims"]
     code, out, _ = _run("check", "--format", "json", "--isolated")
     assert code == 1 and _codes(out) == ["RLKL401"]
+    # rlkl claims lists the failing row, and exits as rlkl check does: the rule is ignored
+    code, out, _ = _run("claims")
+    assert code == 0 and "FAILED" in out
+    # from a subfolder, the configuration's folder is the project's root
+    os.chdir("content")
+    assert _run("check", "--format", "json")[0] == 0
+    os.chdir("..")
     Path("pyproject.toml").unlink()
     assert _run("check", "--ignore", "RLKL4", "--format", "json")[0] == 0
     assert _run("check", "--select", "RLKL3,RLKL5", "--format", "json")[0] == 0
@@ -117,6 +125,7 @@ def test_a_wrong_configuration_stops_every_command_located(repo: Workspace) -> N
         (found,) = json.loads(out)["diagnostics"]
         assert (found["file"], found["line"], found["code"]) == ("rlkl.toml", 2, "RLKL802")
         assert "rlkl.toml:2:1: RLKL802 unknown key 'ignor'" in err
+        assert "Try 'rlkl" not in err  # the command line was right: no usage text
     assert (repo.root / SEED / "fixtures.json").read_bytes() == before  # regen wrote nothing
 
 

@@ -90,7 +90,9 @@ def _parse(source: str) -> ast.Expression:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
-                raise ExprError(f"unknown function {ast.unparse(node.func)!r}")
+                own = (" (not one of rlkl's; a function of your own is named in the "
+                       "configuration's `functions`)") if isinstance(node.func, ast.Name) else ""
+                raise ExprError(f"unknown function {ast.unparse(node.func)!r}{own}")
             allowed = KEYWORDS[node.func.id]
             for keyword in node.keywords:
                 if keyword.arg not in allowed:
