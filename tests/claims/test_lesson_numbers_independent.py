@@ -157,8 +157,10 @@ def test_grpo_numbers() -> None:
             ((r - r.mean()) / (std + 1e-4)).tolist())  # fmt: skip
     written(lesson, "the centred rewards A = [{},{},{},{}]", (r - r.mean()).tolist())
     pop = r.std(correction=0)
-    written(lesson, "the population standard deviation, {}, would give the correct answer {}",
-            [float(pop), float((1 - r.mean()) / (pop + 1e-4))])  # fmt: skip
+    written(lesson, "the population standard deviation, {}, would give the right answer an "
+            "advantage of {} instead of TRL's {}",
+            [float(pop), float((1 - r.mean()) / (pop + 1e-4)),
+             float((1 - r.mean()) / (std + 1e-4))])  # fmt: skip
     q = t64([0.52, 0.48, 0.5, 0.5])
     written(lesson, "Its centred advantages are only [{},{},{},{}], but its standard deviation "
             "is {}, and dividing by it inflates them to [{},{},{},{}]",
