@@ -11,11 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from rlkl.cli import main
 from rlkl.extensions import deactivate
 from tests.claims.helpers import CONTENT, SEED, Workspace
+from tests.config.helpers import run
 
 EXEMPTION = '''exempt:
   - in: /specs/0/context
@@ -40,11 +39,6 @@ def mlp_parameters(inputs: int, hidden: int, outputs: int) -> int:
     """Weights and biases of a one-hidden-layer MLP: (inputs+1)*hidden + (hidden+1)*outputs."""
     return (inputs + 1) * hidden + (hidden + 1) * outputs
 '''
-
-
-def _run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture
@@ -78,33 +72,33 @@ def _codes(out: str) -> list[str]:
 def test_a_configured_function_computes_a_claim_and_its_version_is_recorded(
     repo: Workspace,
 ) -> None:
-    code, out, err = _run("regen", "--format", "json")
+    code, out, err = run("regen", "--format", "json")
     assert code == 0, out + err
     fixture = json.loads(repo.read(name="fixtures.json"))
     assert fixture["functions"] == {"lesson_functions": "1"}
     (claim,) = [c for c in fixture["claims"] if c["id"].startswith("decoder-size")]
     assert claim["computed"] == 423 and claim["verified"]
-    assert _run("check", "--format", "json")[0] == 0
+    assert run("check", "--format", "json")[0] == 0
     # the function is really called: a wrong number fails
     repo.edit("has 423 parameters", "has 424 parameters")
-    code, out, _ = _run("check", "--format", "json")
+    code, out, _ = run("check", "--format", "json")
     assert code == 1 and "RLKL401" in _codes(out)
 
 
 def test_a_new_version_of_the_functions_is_drift(repo: Workspace, tmp_path: Path) -> None:
-    assert _run("regen")[0] == 0
+    assert run("regen")[0] == 0
     sys.modules.pop("lesson_functions", None)
     (tmp_path / "lesson_functions.py").write_text(MODULE.format(version="2"), encoding="utf-8")
-    code, out, _ = _run("check", "--format", "json")
+    code, out, _ = run("check", "--format", "json")
     (drift,) = _errors(out)
     assert code == 1 and drift["code"] == "RLKL504"
     assert "your functions lesson_functions 1, these are lesson_functions 2" in drift["message"]
-    assert _run("regen")[0] == 0 and _run("check")[0] == 0
+    assert run("regen")[0] == 0 and run("check")[0] == 0
 
 
 def test_without_the_module_the_binding_is_an_unknown_function(repo: Workspace) -> None:
     Path("rlkl.toml").unlink()
-    code, out, _ = _run("check", "--format", "json")
+    code, out, _ = run("check", "--format", "json")
     assert code == 1 and "mlp_parameters" in out
 
 
@@ -122,7 +116,7 @@ def test_an_unusable_module_is_a_located_usage_error(
     (tmp_path / "lesson_functions.py").write_text(module, encoding="utf-8")
     Path("rlkl.toml").write_text('jobs = 1\nfunctions = ["lesson_functions"]\n',
                                  encoding="utf-8")
-    exit_code, out, err = _run("check", "--format", "json")
+    exit_code, out, err = run("check", "--format", "json")
     (found,) = _errors(out)
     assert exit_code == 2 and (found["file"], found["line"], found["code"]) == (
         "rlkl.toml", 2, code)

@@ -10,31 +10,21 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from rlkl.cli import main
 from rlkl.diagnostics import Diagnostic, Severity
 from rlkl.rules import Rules, SelectorError, path_ignore
 from tests.claims.helpers import CONTENT, SEED, Workspace
+from tests.config.helpers import run, seed_alone
 
 pytest_plugins = ["pytester"]
 
 WRONG = ("ratio is 1.4. With", "ratio is 1.5. With")  # one RLKL401 in the seed lesson
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
     """An author's repository (the working folder) whose seed lesson has a wrong number."""
-    space = Workspace.copy(tmp_path)
-    catalog = json.loads((space.root / "catalog.json").read_text(encoding="utf-8"))
-    for entry in catalog["lessons"]:  # the other lessons are not in this repository
-        entry["status"] = "published" if entry["id"] == SEED else "planned"
-    (space.root / "catalog.json").write_text(json.dumps(catalog), encoding="utf-8")
+    space = seed_alone(tmp_path)
     space.edit(*WRONG)
     monkeypatch.chdir(tmp_path)
     return space
@@ -45,74 +35,74 @@ def _codes(out: str) -> list[str]:
 
 
 def test_without_configuration_every_rule_is_reported(repo: Workspace) -> None:
-    code, out, _ = _run("check", "--format", "json")
+    code, out, _ = run("check", "--format", "json")
     assert code == 1 and _codes(out) == ["RLKL401"]
 
 
 def test_ignore_in_pyproject_and_on_the_command_line(repo: Workspace) -> None:
     Path("pyproject.toml").write_text('[project]\nname = "lessons"\n\n[tool.rlkl]\n'
                                       'ignore = ["computed-number-wrong"]\n', encoding="utf-8")
-    code, out, _ = _run("check", "--format", "json")
+    code, out, _ = run("check", "--format", "json")
     assert code == 0 and _codes(out) == []
     assert json.loads(out)["summary"]["verified"] < json.loads(out)["summary"]["claims"]
-    code, out, _ = _run("check", "--format", "json", "--isolated")
+    code, out, _ = run("check", "--format", "json", "--isolated")
     assert code == 1 and _codes(out) == ["RLKL401"]
     # rlkl claims lists the failing row, and exits as rlkl check does: the rule is ignored
-    code, out, _ = _run("claims")
+    code, out, _ = run("claims")
     assert code == 0 and "FAILED" in out
     # from a subfolder, the configuration's folder is the project's root
     os.chdir("content")
-    assert _run("check", "--format", "json")[0] == 0
+    assert run("check", "--format", "json")[0] == 0
     os.chdir("..")
     Path("pyproject.toml").unlink()
-    assert _run("check", "--ignore", "RLKL4", "--format", "json")[0] == 0
-    assert _run("check", "--select", "RLKL3,RLKL5", "--format", "json")[0] == 0
-    assert _run("check", "--select", "RLKL5", "--extend-select", "401")[0] == 1
+    assert run("check", "--ignore", "RLKL4", "--format", "json")[0] == 0
+    assert run("check", "--select", "RLKL3,RLKL5", "--format", "json")[0] == 0
+    assert run("check", "--select", "RLKL5", "--extend-select", "401")[0] == 1
 
 
 def test_per_path_ignores_adopt_a_rule_lesson_by_lesson(repo: Workspace) -> None:
     config = Path("rlkl.toml")
     config.write_text(f'[per-path-ignores]\n"content/{SEED}" = ["RLKL401"]\n'
                       '"content/other-*/**" = ["RLKL430"]\n', encoding="utf-8")
-    code, out, _ = _run("check", "--format", "json")
+    code, out, _ = run("check", "--format", "json")
     assert code == 0 and _codes(out) == []  # the second pattern matches no checked file
     # the lesson is fixed: its ignore now suppresses nothing, a preview warning says so
     repo.edit(WRONG[1], WRONG[0])
-    code, out, _ = _run("check", "--format", "json")
+    code, out, _ = run("check", "--format", "json")
     (found,) = json.loads(out)["diagnostics"]
     assert code == 0 and found["code"] == "RLKL810" and found["severity"] == "warning"
     assert (found["file"], found["line"], found["column"]) == ("rlkl.toml", 2, 1)
     assert "RLKL401" in found["message"] and f"content/{SEED}" in found["message"]
     # preview rules are errors under --preview (or `preview = true`)
-    code, out, _ = _run("check", "--format", "json", "--preview")
+    code, out, _ = run("check", "--format", "json", "--preview")
     assert code == 1 and json.loads(out)["diagnostics"][0]["severity"] == "error"
     config.write_text("preview = true\n" + config.read_text(encoding="utf-8"),
                       encoding="utf-8")
-    assert _run("check", "--format", "json")[0] == 1
-    assert _run("check", "--format", "json", "--no-preview")[0] == 0
+    assert run("check", "--format", "json")[0] == 1
+    assert run("check", "--format", "json", "--no-preview")[0] == 0
 
 
 def test_statistics_count_by_code(repo: Workspace) -> None:
     (repo.root / SEED / "fixtures.json").unlink()
-    code, out, _ = _run("check", "--statistics")
+    code, out, _ = run("check", "--statistics")
     assert code == 1
     lines = out.splitlines()
     assert lines[0].split() == ["1", "RLKL401", "[error]", "computed-number-wrong"]
     assert lines[1].split()[1:3] == ["RLKL501", "[error]"] and lines[-1].startswith("rlkl: ")
-    code, out, _ = _run("check", "--statistics", "--format", "json")
+    code, out, _ = run("check", "--statistics", "--format", "json")
     payload = json.loads(out)
     assert [row["code"] for row in payload["statistics"]] == ["RLKL401", "RLKL501"]
     assert payload["statistics"][0] == {"count": 1, "code": "RLKL401",
                                         "name": "computed-number-wrong", "severity": "error"}
     assert payload["summary"]["errors"] == 2
-    assert _run("validate", "--statistics")[1].startswith("rlkl: ")  # nothing to count
+    assert run("validate", "--statistics")[1].startswith("rlkl: ")  # nothing to count
 
 
 def test_codes_a_lesson_cannot_be_checked_past_are_always_reported(repo: Workspace) -> None:
-    code, out, err = _run("check", "--ignore", "RLKL105", "--format", "json")
+    code, out, err = run("check", "--ignore", "RLKL105", "--format", "json")
     assert code == 2 and _codes(out) == ["RLKL805"] and "cannot be ignored" in err
     repo.path().write_text("{", encoding="utf-8")
-    code, out, _ = _run("check", "--ignore", "RLKL1", "--select", "RLKL4", "--format", "json")
+    code, out, _ = run("check", "--ignore", "RLKL1", "--select", "RLKL4", "--format", "json")
     assert code == 1 and _codes(out) == ["RLKL105"]
 
 
@@ -120,7 +110,7 @@ def test_a_wrong_configuration_stops_every_command_located(repo: Workspace) -> N
     Path("rlkl.toml").write_text('jobs = 2\nignor = ["RLKL401"]\n', encoding="utf-8")
     before = (repo.root / SEED / "fixtures.json").read_bytes()
     for command in ("check", "validate", "regen", "claims"):
-        code, out, err = _run(command, "--format", "json")
+        code, out, err = run(command, "--format", "json")
         assert code == 2, command
         (found,) = json.loads(out)["diagnostics"]
         assert (found["file"], found["line"], found["code"]) == ("rlkl.toml", 2, "RLKL802")
@@ -132,17 +122,17 @@ def test_a_wrong_configuration_stops_every_command_located(repo: Workspace) -> N
 def test_content_folders_and_jobs_come_from_the_configuration(repo: Workspace) -> None:
     shutil.move("content", "lessons")
     Path("rlkl.toml").write_text('content = ["lessons"]\njobs = 1\n', encoding="utf-8")
-    code, out, _ = _run("check", "--format", "json")
+    code, out, _ = run("check", "--format", "json")
     assert code == 1 and json.loads(out)["diagnostics"][0]["file"].startswith("lessons/")
     Path("rlkl.toml").write_text('jobs = 1\n\ncontent = ["gone"]\n', encoding="utf-8")
-    code, out, err = _run("check", "--format", "json")
+    code, out, err = run("check", "--format", "json")
     assert code == 2 and "rlkl.toml:3:1: RLKL806 content folder gone does not exist" in err
-    assert _run("check", "lessons", "--format", "json")[0] == 1  # a path needs no folder
+    assert run("check", "lessons", "--format", "json")[0] == 1  # a path needs no folder
 
 
 def test_regen_reports_only_what_is_selected(repo: Workspace) -> None:
     Path("rlkl.toml").write_text('ignore = ["RLKL401"]\n', encoding="utf-8")
-    code, out, _ = _run("regen", "--format", "json")
+    code, out, _ = run("regen", "--format", "json")
     assert code == 0 and _codes(out) == []
 
 

@@ -8,24 +8,19 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from rlkl.cli import main
 from tests.claims.helpers import SEED, Workspace
+from tests.config.helpers import run, seed_alone
 
 
 def _run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout
+    code, out, _ = run(*args)
+    return code, out
 
 
 @pytest.fixture
 def legacy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
-    space = Workspace.copy(tmp_path)
-    catalog = json.loads((space.root / "catalog.json").read_text(encoding="utf-8"))
-    for entry in catalog["lessons"]:
-        entry["status"] = "published" if entry["id"] == SEED else "planned"
-    (space.root / "catalog.json").write_text(json.dumps(catalog), encoding="utf-8")
+    space = seed_alone(tmp_path)
     bindings = space.read(name="claims.yaml")
     start, end = bindings.index("equations:"), bindings.index("exempt:")
     space.path(name="claims.yaml").write_text(bindings[:start] + bindings[end:],
