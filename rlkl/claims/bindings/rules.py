@@ -126,6 +126,9 @@ def _claim_errors(b: Bindings) -> list[Diagnostic]:
     return errors
 
 
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
 def _expression_errors(b: Bindings) -> tuple[list[Diagnostic], set[str]]:
     """Parsable expressions that read the lesson's quantities; the names they read."""
     errors: list[Diagnostic] = []
@@ -140,6 +143,9 @@ def _expression_errors(b: Bindings) -> tuple[list[Diagnostic], set[str]]:
             used |= expr.names(expr.parse(source))
         except expr.ExprError as exc:
             errors.append(b.diagnostic(at, "RLKL606", f"expression {source!r}: {exc}"))
+            # the words it names count as read: its RLKL606 is the one thing to fix, not
+            # an RLKL612 for each slot it would have read
+            used |= set(_WORD.findall(source))
     computed = [*(e for c in b.claims for e in c.outputs.values())]
     if b.quiz:
         computed += [b.quiz.answer, *b.quiz.distractors.values()]
