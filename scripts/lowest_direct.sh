@@ -9,7 +9,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/tools" && "$work/tools/bin/pip" install --quiet uv
 uv="$work/tools/bin/uv"
-"$uv" venv --quiet --python python3 "$work/env"
+"$uv" venv --quiet --seed --python python3 "$work/env"  # --seed: pip, for a test that installs a package
 "$uv" pip install --quiet --python "$work/env/bin/python" --resolution lowest-direct \
   -e '.[site]' 'pytest>=8' 'hypothesis>=6.100' 'parse>=1.20' 'scipy>=1.15' 'pytest-xdist>=3.5' 'click>=8.2'
 "$uv" pip freeze --python "$work/env/bin/python" | grep -iE \
