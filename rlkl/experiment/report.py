@@ -45,8 +45,10 @@ HYPOTHESIS = (
 COMPETING_EXPLANATION = (
     "A smaller policy change could come from a smaller effective step size rather than "
     "from clipping itself (clipping removes gradient from some samples, which also shrinks "
-    "the step); the no-clip arm at a lower learning rate is the control for that. Clipping "
-    "is also not a KL limit: check kl_exact and ratio_max, not only clip fractions."
+    "the step). The three arms do not rule that out: its control is the no-clip arm at a "
+    "lower learning rate, a fourth run this report does not include (rlkl experiment --arm "
+    "no_clip --lr with a smaller rate, the other options as here). Clipping is also not a "
+    "KL limit: check kl_exact and ratio_max, not only clip fractions."
 )
 PAIRED_REFERENCE = "no_clip"
 PAIRED_METRICS = ("eval_return", "kl_exact", "kl_k3", "ratio_max", "entropy")
