@@ -15,7 +15,8 @@ uv="$work/tools/bin/uv"
 "$uv" pip freeze --python "$work/env/bin/python" | grep -iE \
   '^(jsonschema|pydantic|numpy|click|json-source-map|ruamel.yaml|pyyaml|jsonschema-rs|sympy|lark|mkdocs|mkdocs-material|jinja2|markupsafe|latex2mathml|minify-html|matplotlib|tqdm)=='
 export RLKL_CACHE_DIR="$work/cache"
+export PATH="$work/env/bin:$PATH"  # the tests run the rlkl command
 "$work/env/bin/rlkl" check content/
 "$work/env/bin/rlkl" site build --out "$work/site"
 "$work/env/bin/python" -m pytest -q -p no:cacheprovider tests/core tests/claims tests/config \
-  tests/validate -x -n 2
+  tests/validate -n 2
