@@ -10,6 +10,7 @@ check question; sources; prerequisites and related lessons.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import re
@@ -163,6 +164,14 @@ def _equations(record: LessonRecord) -> tuple[list[Markup], list[Diagnostic]]:
     return rendered, problems
 
 
+
+def quiz_order(lesson_id: str, count: int) -> list[int]:
+    """The order a page shows the check question's ``count`` options in: fixed for a lesson
+    (the same on every build and machine: a hash of its id and each index), and not the
+    authored one, in which the key is usually first."""
+    return sorted(range(count),
+                  key=lambda i: hashlib.sha256(f"{lesson_id}\0{i}".encode()).digest())
+
 def lesson_markdown(
     record: LessonRecord,
     *,
@@ -212,7 +221,8 @@ def lesson_markdown(
         macro("experiment")(lesson, p, url("experiment.md")))
     if lesson.limits:
         add("limits", "06 · Limits & reviewer questions", macro("limits")(lesson, p))
-    add("check", "Check your understanding", macro("quiz")(lesson, p))
+    add("check", "Check your understanding",
+        macro("quiz")(lesson, p, quiz_order(lesson.id, len(lesson.check.options))))
     if lesson.sources or lesson.evidenceNotes:
         add("sources", "07 · Read the original", macro("sources")(lesson, p, sources))
     groups = [("Prerequisites", linked(lesson.prerequisites)), ("Related", linked(lesson.related))]

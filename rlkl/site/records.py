@@ -133,10 +133,28 @@ def _precision(decimals: int) -> str:
     return "an exact zero" if decimals == 0 else f"{decimals} decimal{'s' * (decimals != 1)}"
 
 
+QUIZ_OPTION = frozenset({"quiz-key", "distractor"})
+"""Kinds whose record would say which option is the answer: shown without it."""
+
+
+def _written(check: Check) -> str:
+    """The rule the number's written form sets: an exact zero for a bare 0, ±0.5 for
+    another integer, else its decimals (rlkl.claims.evaluation.precision)."""
+    if check.decimals == 0:
+        bare = check.text.lstrip("+-\u2212")
+        return "an exact zero" if bare == "0" else "an integer (±0.5)"
+    return _precision(check.decimals)
+
+
 def _verdict_detail(checks: Sequence[Check]) -> str:
-    """What the checks anchored on one number computed (the first is the number's own)."""
+    """What the checks anchored on one number computed (the first is the number's own); for
+    an option of the check question, only that it was checked, not whether it is the key."""
     main = checks[0]
-    written = "an integer (±0.5)" if main.decimals == 0 else _precision(main.decimals)
+    written = _written(main)
+    if main.kind in QUIZ_OPTION:
+        return ("an option of the check question: its number was computed with rlkl.core "
+                f"when the site was built and is written at {written}; whether it is the "
+                "answer is for you to work out")
     parts = [f"{main.kind} ({main.claim}): {main.expression}"]
     if main.inputs:
         parts.append(f"with {inputs(main.inputs, PAGE)}")
@@ -147,7 +165,9 @@ def _verdict_detail(checks: Sequence[Check]) -> str:
         parts.append(f"computed {shown(main.computed, PAGE)}; written {main.text} at {written}")
     text = " ".join(parts)
     if len(checks) > 1:
-        text += f"; {len(checks) - 1} more check{'s' * (len(checks) > 2)} on this number hold"
+        more = len(checks) - 1
+        verb = "hold" if more > 1 else "holds"
+        text += f"; {more} more check{'s' * (more > 1)} on this number {verb}"
     if not all(c.ok for c in checks):
         text += "; FAILS: " + "; ".join(c.reason for c in checks if not c.ok)
     return text

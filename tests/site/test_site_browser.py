@@ -168,16 +168,36 @@ def test_hover_and_keyboard_focus_show_a_numbers_record(visit: Any, tmp_path: Pa
     v.clean()
 
 
-def test_quiz_gives_feedback_only_after_a_choice(visit: Any) -> None:
+def test_quiz_gives_the_answer_away_only_when_asked(visit: Any) -> None:
+    """The options are not in authored order, moving through them with the arrow keys
+    reveals nothing, the numbers' records do not say which is the key, and "Check my answer"
+    gives the feedback."""
     v = visit("lessons/ppo-clipped-objective/")
     quiz = v.page.locator("[data-rlkl-quiz]")
-    assert quiz.locator(".rlkl-answers").is_hidden()
-    quiz.locator("label[for=rlkl-choice-1]").click()
+    assert quiz.get_attribute("data-answer") is None
+    shown = [int(i) for i in quiz.locator(".rlkl-option").evaluate_all(
+        "options => options.map(o => o.dataset.index)")]
+    assert sorted(shown) == list(range(len(shown))) and shown != sorted(shown)
+    key = shown.index(0)  # the authored key (check.answer = 0) sits at this position
+    for option in quiz.locator(".rlkl-option").all():  # the records hide which is the key
+        records = option.locator(".rlkl-num").evaluate_all(
+            "numbers => numbers.map(n => n.dataset.detail)")
+        assert any("whether it is the answer is for you" in r for r in records), records
+        assert not any("quiz-key" in r or "distractor" in r or "meant to be wrong" in r
+                       for r in records), records
     feedback = quiz.locator(".rlkl-feedback")
+    wrong = next(n for n in range(len(shown)) if n != key)
+    quiz.locator(f"label[for=rlkl-choice-{wrong}]").click()
+    v.page.keyboard.press("ArrowDown")  # the selection moves; nothing is revealed
+    assert quiz.locator(".rlkl-answers").is_hidden() and feedback.inner_text() == ""
+    quiz.locator(f"label[for=rlkl-choice-{wrong}]").click()
+    quiz.locator(".rlkl-check-answer").click()
     assert feedback.inner_text().startswith("Not quite.")
+    assert f"the computed answer is option {key + 1}." in feedback.inner_text()
     assert quiz.locator(".rlkl-answers").is_visible()
-    assert "rlkl-wrong" in (quiz.locator(".rlkl-option").nth(1).get_attribute("class") or "")
-    quiz.locator("label[for=rlkl-choice-0]").click()
+    assert "rlkl-wrong" in (quiz.locator(".rlkl-option").nth(wrong).get_attribute("class") or "")
+    quiz.locator(f"label[for=rlkl-choice-{key}]").click()
+    quiz.locator(".rlkl-check-answer").click()
     assert feedback.inner_text().startswith("Correct. The answer.")
     v.clean()
 

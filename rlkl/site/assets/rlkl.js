@@ -130,15 +130,24 @@
   }
 
   function setupQuiz(form) {
-    var answer = Number(form.dataset.answer);
+    // Nothing is shown until the learner asks: choosing (a click, or the arrow keys moving
+    // through the options) only selects; "Check my answer" (or Enter) gives the feedback.
+    var key = form.querySelector(".rlkl-why[data-key]");
+    var answer = key ? key.dataset.index : null;
     var details = form.querySelector(".rlkl-answers");
     var feedback = form.querySelector(".rlkl-feedback");
-    details.hidden = true;  // with JS the answer appears only after a choice
-    form.addEventListener("submit", function (event) { event.preventDefault(); });
-    form.addEventListener("change", function (event) {
-      var choice = Number(event.target.value);
+    details.hidden = true;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var chosen = form.querySelector('input[name="rlkl-choice"]:checked');
+      if (!chosen) {
+        feedback.textContent = "Choose an option first.";
+        feedback.dataset.result = "none";
+        return;
+      }
+      var choice = chosen.value;
       form.querySelectorAll(".rlkl-option").forEach(function (option) {
-        var index = Number(option.dataset.index);
+        var index = option.dataset.index;
         option.classList.toggle("rlkl-correct", index === answer);
         option.classList.toggle("rlkl-wrong", index === choice && choice !== answer);
       });
