@@ -63,8 +63,13 @@ site_dir: build
 theme:
   name: material
   font: false            # no web fonts: nothing is fetched from another host
-  # palette:             # your colours: https://squidfunk.github.io/mkdocs-material/
-  #   primary: teal
+  palette:               # light or dark, as the reader's system prefers; add primary: teal
+    - media: "(prefers-color-scheme: light)"   # (or another colour) to each for your own
+      scheme: default
+      toggle: {icon: material/brightness-7, name: Switch to the dark palette}
+    - media: "(prefers-color-scheme: dark)"
+      scheme: slate
+      toggle: {icon: material/brightness-4, name: Switch to the light palette}
   features:
     - navigation.sections
     - navigation.prune

@@ -66,9 +66,11 @@ class Visit:
     """One page in a fresh context, with every console error, page error, dialog and
     non-local request recorded (non-local requests are aborted)."""
 
-    def __init__(self, browser: Any, url: str, *, javascript: bool = True) -> None:
+    def __init__(self, browser: Any, url: str, *, javascript: bool = True,
+                 color_scheme: str = "light") -> None:
         self.context = browser.new_context(java_script_enabled=javascript,
-                                           viewport={"width": 1280, "height": 900})
+                                           viewport={"width": 1280, "height": 900},
+                                           color_scheme=color_scheme)
         self.errors: list[str] = []
         self.blocked: list[str] = []
         self.dialogs: list[str] = []
@@ -381,3 +383,37 @@ def test_the_controls_move_the_plots_dot_onto_the_cores_curve(
         assert all(abs(a - b) < 0.06 for g, w in zip(got, want, strict=True)
                    for a, b in zip(g, w, strict=True))
     v.clean()
+
+
+def _luminance(rgb: str) -> float:
+    """WCAG relative luminance of a computed ``rgb(r, g, b)`` colour."""
+    channels = [int(c) / 255 for c in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_a_dark_system_gets_the_dark_palette_with_readable_marks(visit: Any) -> None:
+    v = visit("lessons/ppo-clipped-objective/", color_scheme="dark")
+    body = v.page.locator("body")
+    assert body.get_attribute("data-md-color-scheme") == "slate"
+    background = v.page.evaluate(
+        "getComputedStyle(document.querySelector('.md-main')).backgroundColor"
+        " || getComputedStyle(document.body).backgroundColor")
+    if background in ("rgba(0, 0, 0, 0)", "transparent"):
+        background = v.page.evaluate("getComputedStyle(document.body).backgroundColor")
+    for selector in (".rlkl-num.rlkl-verified", ".rlkl-num.rlkl-input"):
+        style = v.page.locator(f"article {selector}").first.evaluate(
+            "n => [getComputedStyle(n).color, getComputedStyle(n).borderBottomColor]")
+        for colour in style:  # the number's text and its status mark
+            assert _contrast(colour, background) >= 4.5, (selector, colour, background)
+    toggle = v.page.locator("form[data-md-component=palette] label").first
+    assert toggle.get_attribute("title") or toggle.get_attribute("aria-label")
+    light = visit("lessons/ppo-clipped-objective/")  # a light system: the light palette
+    assert light.page.locator("body").get_attribute("data-md-color-scheme") == "default"
+    v.clean()
+    light.clean()
