@@ -19,7 +19,7 @@ import pytest
 
 from rlkl.core import ppo_clip_grad, ppo_clip_objective, ppo_ratio
 from rlkl.site.lesson import show
-from tests.site.helpers import HOSTILE, build, hostile_corpus
+from tests.site.helpers import CONTENT, HOSTILE, build, hostile_corpus
 
 pytestmark = pytest.mark.browser
 
@@ -417,3 +417,30 @@ def test_a_dark_system_gets_the_dark_palette_with_readable_marks(visit: Any) -> 
     assert light.page.locator("body").get_attribute("data-md-color-scheme") == "default"
     v.clean()
     light.clean()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_wide_equations_fit_or_scroll_where_the_keyboard_reaches(browser: Any, base_url: str,
+                                                                 width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        fitted = scrolling = 0
+        lessons = sorted(p.name for p in CONTENT.iterdir() if (p / "lesson.json").is_file())
+        for lesson in lessons:
+            page = context.new_page()
+            page.goto(f"{base_url}lessons/{lesson}/", wait_until="load")
+            for box in page.locator(".rlkl-equation").all():
+                fits, focusable, labelled = box.evaluate(
+                    "b => [b.scrollWidth <= b.clientWidth + 1, b.tabIndex === 0,"
+                    " b.getAttribute('role') === 'region' && !!b.getAttribute('aria-label')]")
+                if fits:
+                    fitted += 1
+                else:  # a scroll region the keyboard can reach, with a name
+                    assert focusable and labelled, (lesson, width)
+                    scrolling += 1
+            page.close()
+        assert fitted + scrolling > 0
+        if width == 1280:
+            assert scrolling == 0, f"{scrolling} equations still scroll at 1280 px"
+    finally:
+        context.close()

@@ -160,7 +160,34 @@
     });
   }
 
+  // A display equation wider than its column is shrunk, down to 0.9em; if it is still wider,
+  // it becomes a labelled scroll region the keyboard can reach (and loses that when it fits).
+  function fitEquations() {
+    document.querySelectorAll(".rlkl-equation").forEach(function (box) {
+      var math = box.querySelector("math");
+      if (!math) { return; }
+      math.style.fontSize = "";
+      var sizes = ["1.15em", "1.05em", "0.95em", "0.9em"];
+      for (var i = 0; i < sizes.length && box.scrollWidth > box.clientWidth + 1; i++) {
+        math.style.fontSize = sizes[i];
+      }
+      var scrolls = box.scrollWidth > box.clientWidth + 1;
+      box.classList.toggle("rlkl-scrolls", scrolls);
+      if (scrolls) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", "Equation, scrolls sideways");
+      } else {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    });
+  }
+
   document.documentElement.classList.add("rlkl-js");
+  fitEquations();
+  window.addEventListener("resize", fitEquations);
   document.addEventListener("mouseover", placeTip);
   document.addEventListener("focusin", placeTip);
   document.querySelectorAll("[data-rlkl-controls]").forEach(setupControls);
