@@ -444,3 +444,22 @@ def test_wide_equations_fit_or_scroll_where_the_keyboard_reaches(browser: Any, b
             assert scrolling == 0, f"{scrolling} equations still scroll at 1280 px"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("path", PAGES)
+def test_axe_finds_nothing_serious(browser: Any, base_url: str, path: str, width: int) -> None:
+    """axe-core (WCAG 2.1 A/AA rules, bundled with axe-playwright-python) on each page, on a
+    desktop and on a phone: no serious or critical violation."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(base_url + path, wait_until="load")
+        found = Axe().run(page).response["violations"]
+        serious = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in found
+                   if v["impact"] in ("serious", "critical")]
+        assert serious == [], serious
+    finally:
+        context.close()

@@ -163,7 +163,7 @@
   // A display equation wider than its column is shrunk, down to 0.9em; if it is still wider,
   // it becomes a labelled scroll region the keyboard can reach (and loses that when it fits).
   function fitEquations() {
-    document.querySelectorAll(".rlkl-equation").forEach(function (box) {
+    document.querySelectorAll(".rlkl-equation").forEach(function (box, index) {
       var math = box.querySelector("math");
       if (!math) { return; }
       math.style.fontSize = "";
@@ -176,7 +176,7 @@
       if (scrolls) {
         box.setAttribute("tabindex", "0");
         box.setAttribute("role", "region");
-        box.setAttribute("aria-label", "Equation, scrolls sideways");
+        box.setAttribute("aria-label", "Equation " + (index + 1) + ", scrolls sideways");
       } else {
         box.removeAttribute("tabindex");
         box.removeAttribute("role");
@@ -184,6 +184,29 @@
       }
     });
   }
+
+  // A table wider than the column scrolls in the theme's wrapper: let the keyboard reach it.
+  function reachTables() {
+    document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (wrap, index) {
+      if (wrap.scrollWidth > wrap.clientWidth + 1) {
+        wrap.setAttribute("tabindex", "0");
+        wrap.setAttribute("role", "region");
+        wrap.setAttribute("aria-label", "Table " + (index + 1) + ", scrolls sideways");
+      } else if (wrap.getAttribute("role") === "region") {
+        wrap.removeAttribute("tabindex");
+        wrap.removeAttribute("role");
+        wrap.removeAttribute("aria-label");
+      }
+    });
+  }
+  reachTables();
+  window.addEventListener("load", reachTables);  // the theme wraps tables as the page loads
+  window.addEventListener("resize", reachTables);
+
+  // The theme's search dialog has no name of its own (axe: aria-dialog-name).
+  document.querySelectorAll('.md-search[role="dialog"]').forEach(function (dialog) {
+    if (!dialog.getAttribute("aria-label")) { dialog.setAttribute("aria-label", "Search"); }
+  });
 
   document.documentElement.classList.add("rlkl-js");
   fitEquations();
