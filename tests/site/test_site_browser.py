@@ -463,3 +463,38 @@ def test_axe_finds_nothing_serious(browser: Any, base_url: str, path: str, width
         assert serious == [], serious
     finally:
         context.close()
+
+
+PANEL_JS = """
+([ratio, adv, eps]) => {
+  const form = document.querySelector('[data-rlkl-controls]');
+  const set = (name, value) => { const i = form.elements.namedItem(name); i.value = String(value);
+                                 i.dispatchEvent(new Event('input', {bubbles: true})); };
+  set('ratio', ratio); set('advantage', adv); set('epsilon', eps);
+  const svg = document.querySelector('svg.rlkl-plot');
+  const top = +svg.dataset.pad, bottom = +svg.dataset.height - +svg.dataset.pad;
+  const ys = [...svg.querySelectorAll('polyline')].flatMap(
+    l => l.getAttribute('points').split(' ').map(p => +p.split(',')[1]));
+  const shown = l => l.getAttribute('visibility') !== 'hidden';
+  return {inside: ys.every(y => y >= top - 0.1 && y <= bottom + 0.1),
+          tag: svg.querySelector('.rlkl-sample-label').textContent,
+          labels: [...svg.querySelectorAll('.rlkl-label-pos, .rlkl-label-neg')]
+                    .filter(shown).map(l => l.textContent),
+          border: getComputedStyle(form.elements.namedItem('ratio')).borderTopWidth};
+}
+"""
+
+
+def test_the_ppo_panel_keeps_its_curves_and_labels_true(visit: Any) -> None:
+    """The reviewer's cases: Â = 10 keeps the curves on the chart, ρ = 3 labels the sample
+    with its own value (the table's −6, off the chart to the right), Â = 0 labels the flat
+    curve A = 0, and the number boxes have a visible border."""
+    v = visit("lessons/ppo-clipped-objective/")
+    big = v.page.evaluate(PANEL_JS, [1.4, 10, 0.2])
+    assert big["inside"] and big["labels"] == ["A = +10", "A = \u221210"]
+    far = v.page.evaluate(PANEL_JS, [3, -2, 0.2])
+    assert far["inside"] and far["tag"] == "(3, \u22126) \u2192"
+    flat = v.page.evaluate(PANEL_JS, [0.5, 0, 0.2])
+    assert flat["labels"] == ["A = 0"] and flat["tag"] == "(0.5, 0)"
+    assert float(big["border"].removesuffix("px")) >= 1
+    v.clean()

@@ -41,3 +41,13 @@ def test_the_sample_sits_on_its_curve() -> None:
     assert abs(float(np.interp(cx, xs, ys)) - cy) < 0.2
     title = root.find(f"{SVG}title")
     assert title is not None and "−1.6" in (title.text or "")
+
+
+def test_the_built_plot_labels_a_flat_curve_and_a_sample_beyond_the_chart() -> None:
+    flat = ET.fromstring(str(clipped_objective_svg(PpoPoint(0.5, 0.0, 0.2))))
+    labels = {t.get("class"): (t.text, t.get("visibility")) for t in flat.iter(f"{SVG}text")}
+    assert labels["rlkl-label-pos"] == ("A = 0", None)
+    assert labels["rlkl-label-neg"][1] == "hidden"
+    far = ET.fromstring(str(clipped_objective_svg(PpoPoint(3.0, -2.0, 0.2))))
+    tag = next(t for t in far.iter(f"{SVG}text") if t.get("class") == "rlkl-sample-label")
+    assert tag.text == "(3, −6) →"  # the sample's own value, as the table says

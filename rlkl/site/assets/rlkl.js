@@ -48,21 +48,41 @@
   function drawPlot(svg, inputs, out) {
     if (!svg || out.error) return;
     var d = svg.dataset, pad = +d.pad, w = +d.width, h = +d.height, rmax = +d.rmax;
-    var low = +d.low, span = (+d.high - low) || 1, eps = inputs.epsilon;
-    var size = Math.abs(inputs.advantage) || 1;
-    function x(r) { return pad + (w - 2 * pad) * r / rmax; }
-    function y(v) { return h - pad - (h - 2 * pad) * (v - low) / span; }
+    var eps = inputs.epsilon, size = Math.abs(inputs.advantage);  // 0: both curves flat at 0
     function at(r, a) { return compute({ ratio: r, advantage: a, epsilon: eps }).objective; }
     var ratios = [0].concat([1 - eps, 1 + eps].filter(function (k) {
       return k > 0 && k < rmax;
     }), [rmax]);
+    var r0 = Math.min(Math.max(out.ratio, 0), rmax), y0 = at(r0, inputs.advantage);
+    // the vertical scale follows the curves (a larger |A| stretches them): kept in the SVG's
+    // data, with its zero line and its three labels
+    var values = [0, y0];
+    ratios.forEach(function (r) { values.push(at(r, size), at(r, -size)); });
+    var low = Math.min.apply(null, values), high = Math.max.apply(null, values);
+    var span = (high - low) || 1;
+    d.low = String(low);
+    d.high = String(low + span);
+    function x(r) { return pad + (w - 2 * pad) * r / rmax; }
+    function y(v) { return h - pad - (h - 2 * pad) * (v - low) / span; }
+    var zero = svg.querySelector(".rlkl-zero");
+    if (zero) {
+      zero.setAttribute("y1", y(0).toFixed(1));
+      zero.setAttribute("y2", y(0).toFixed(1));
+    }
+    svg.querySelectorAll(".rlkl-ytick").forEach(function (tick) {
+      var value = { low: low, zero: 0, high: low + span }[tick.dataset.at];
+      tick.setAttribute("y", (y(value) + 4).toFixed(1));
+      tick.textContent = fmt(value);
+    });
     [["pos", size], ["neg", -size]].forEach(function (curve) {
       svg.querySelector(".rlkl-curve-" + curve[0]).setAttribute("points", ratios.map(function (r) {
         return x(r).toFixed(1) + "," + y(at(r, curve[1])).toFixed(1);
       }).join(" "));
       var label = svg.querySelector(".rlkl-label-" + curve[0]);
       label.setAttribute("y", (y(at(rmax, curve[1])) - (curve[1] > 0 ? 6 : 8)).toFixed(1));
-      label.textContent = "A = " + (curve[1] > 0 ? "+" : "\u2212") + fmt(size);
+      label.textContent = size === 0 ? "A = 0" :
+        "A = " + (curve[1] > 0 ? "+" : "\u2212") + fmt(size);
+      label.setAttribute("visibility", size === 0 && curve[0] === "neg" ? "hidden" : "visible");
     });
     svg.querySelectorAll(".rlkl-edge").forEach(function (g) {
       var edge = 1 + Number(g.dataset.sign) * eps;
@@ -73,16 +93,18 @@
       text.setAttribute("x", x(edge).toFixed(1));
       text.textContent = text.textContent.replace(/=.*$/, "= " + fmt(edge));
     });
-    var r0 = Math.min(Math.max(out.ratio, 0), rmax), y0 = at(r0, inputs.advantage);
+    // the dot stays on its curve, at the chart's edge for a ratio beyond it; its label gives
+    // the sample's own value (the table's), with an arrow when the sample lies off the chart
     var dot = svg.querySelector(".rlkl-sample"), tag = svg.querySelector(".rlkl-sample-label");
     dot.setAttribute("cx", x(r0).toFixed(1));
     dot.setAttribute("cy", y(y0).toFixed(1));
-    tag.setAttribute("x", (x(r0) + 8).toFixed(1));
+    var beyond = out.ratio > rmax ? " \u2192" : "";
+    tag.setAttribute("x", Math.min(x(r0) + 8, w - pad - 80).toFixed(1));
     tag.setAttribute("y", (y(y0) - 8).toFixed(1));
-    tag.textContent = "(" + fmt(out.ratio) + ", " + fmt(y0) + ")";
+    tag.textContent = "(" + fmt(out.ratio) + ", " + fmt(out.objective) + ")" + beyond;
     svg.querySelector("title").textContent = "Clipped objective against the ratio for A = \u00b1" +
       fmt(size) + ", \u03b5 = " + fmt(eps) + "; the chosen sample r = " + fmt(out.ratio) +
-      ", A = " + fmt(inputs.advantage) + " gives " + fmt(y0);
+      ", A = " + fmt(inputs.advantage) + " gives " + fmt(out.objective);
   }
 
   function placeTip(event) {
