@@ -340,12 +340,16 @@ def test_a_numbers_record_stays_inside_the_window(visit: Any, width: int) -> Non
     v.clean()
 
 
-PLOT_JS = """
+SET_INPUTS = """
 ([ratio, adv, eps]) => {
   const form = document.querySelector('[data-rlkl-controls]');
   const set = (name, value) => { const i = form.elements.namedItem(name); i.value = String(value);
                                  i.dispatchEvent(new Event('input', {bubbles: true})); };
   set('ratio', ratio); set('advantage', adv); set('epsilon', eps);
+"""
+"""The PPO panel's inputs set as a learner types them (the start of a page function)."""
+
+PLOT_JS = SET_INPUTS + """\
   const svg = document.querySelector('svg.rlkl-plot'), dot = svg.querySelector('.rlkl-sample');
   return [{...svg.dataset}, +dot.getAttribute('cx'), +dot.getAttribute('cy'),
           svg.querySelector('.rlkl-curve-pos').getAttribute('points'),
@@ -465,12 +469,7 @@ def test_axe_finds_nothing_serious(browser: Any, base_url: str, path: str, width
         context.close()
 
 
-PANEL_JS = """
-([ratio, adv, eps]) => {
-  const form = document.querySelector('[data-rlkl-controls]');
-  const set = (name, value) => { const i = form.elements.namedItem(name); i.value = String(value);
-                                 i.dispatchEvent(new Event('input', {bubbles: true})); };
-  set('ratio', ratio); set('advantage', adv); set('epsilon', eps);
+PANEL_JS = SET_INPUTS + """\
   const svg = document.querySelector('svg.rlkl-plot');
   const top = +svg.dataset.pad, bottom = +svg.dataset.height - +svg.dataset.pad;
   const ys = [...svg.querySelectorAll('polyline')].flatMap(
