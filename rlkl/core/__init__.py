@@ -5,7 +5,12 @@ categorical KL), :mod:`~rlkl.core.ppo` (ratio, clipped objective and gradient, c
 fraction, approximate KL, adaptive β), :mod:`~rlkl.core.policy_gradient` (exact and
 score-function gradients of a softmax policy, KL gradient, KL-regularised update) and
 :mod:`~rlkl.core.advantages` (GAE), :mod:`~rlkl.core.group` (RLOO and GRPO group
-baselines) and :mod:`~rlkl.core.dpo` (DPO's implicit reward and loss).
+baselines), :mod:`~rlkl.core.dpo` (DPO's implicit reward and loss),
+:mod:`~rlkl.core.output_head` (logits and tempered token log-probabilities),
+:mod:`~rlkl.core.preference` (the Bradley–Terry reward model), :mod:`~rlkl.core.token_loss`
+(SFT's masked loss, per token or per sequence), :mod:`~rlkl.core.sampling` (pass@k),
+:mod:`~rlkl.core.overoptimization` (best-of-n KL, gold-reward forms) and
+:mod:`~rlkl.core.value` (PPO's value loss and value clipping).
 
 Conventions for the whole package: float64 numpy; inputs broadcast with numpy rules;
 categories on the last axis; a 0-d result is a ``numpy.float64`` (a subclass of Python
@@ -25,6 +30,8 @@ from rlkl.core.group import (
     grpo_advantages,
     rloo_advantages,
 )
+from rlkl.core.output_head import head_logits, token_log_prob
+from rlkl.core.overoptimization import best_of_n_kl, gold_reward_bon, gold_reward_rl
 from rlkl.core.policy_gradient import (
     Baseline,
     expected_reinforce_grad,
@@ -47,6 +54,10 @@ from rlkl.core.ppo import (
     ppo_ratio,
     ppo_ratio_from_probs,
 )
+from rlkl.core.preference import bradley_terry_grad, bradley_terry_loss, bradley_terry_prob
+from rlkl.core.sampling import pass_at_k
+from rlkl.core.token_loss import LossAverage, masked_token_loss
+from rlkl.core.value import ValueClipDefinition, ppo_value_loss
 from rlkl.core.version import CORE_VERSION
 
 __all__ = [
@@ -58,8 +69,14 @@ __all__ = [
     "FloatOrArray",
     "GroupBaseline",
     "KLEstimator",
+    "LossAverage",
+    "ValueClipDefinition",
     "adaptive_kl_beta",
     "approx_kl",
+    "best_of_n_kl",
+    "bradley_terry_grad",
+    "bradley_terry_loss",
+    "bradley_terry_prob",
     "clip_fraction",
     "dpo_implicit_reward",
     "dpo_loss",
@@ -67,22 +84,29 @@ __all__ = [
     "expected_group_grad",
     "expected_reinforce_grad",
     "gae",
+    "gold_reward_bon",
+    "gold_reward_rl",
     "group_grad_variance",
     "group_reinforce_grad",
     "grpo_advantages",
+    "head_logits",
     "kl_controller_proportional",
     "kl_divergence",
     "kl_grad",
     "kl_regularized_policy",
     "log_softmax",
+    "masked_token_loss",
+    "pass_at_k",
     "policy_gradient",
     "ppo_clip_grad",
     "ppo_clip_objective",
     "ppo_ratio",
     "ppo_ratio_from_probs",
+    "ppo_value_loss",
     "reinforce_grad",
     "reinforce_grad_variance",
     "reinforce_step",
     "rloo_advantages",
     "softmax",
+    "token_log_prob",
 ]

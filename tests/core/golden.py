@@ -62,6 +62,26 @@ CALLS: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "dpo_implicit_reward": [((-1.0, -1.5), {"beta": 0.1})],
     "dpo_loss": [((-1.0, -2.0, -1.5, -1.5), {"beta": 0.1})],
     "kl_controller_proportional": [((0.1, 0.02, 0.01, 1000.0), {"n_steps": 64.0})],
+    "head_logits": [(([1.0, -0.5], [[0.5, 1.0], [-1.0, 0.25], [0.0, 2.0]], [0.1, 0.0, -0.2]), {})],
+    "token_log_prob": [(([1.0, 0.5, -0.3], 1), {}), (([1.0, 0.5, -0.3], 0), {"temperature": 0.5})],
+    "bradley_terry_prob": [((1.2, 0.4), {})],
+    "bradley_terry_loss": [((1.2, 0.4), {}), ((0.4, 1.2), {})],
+    "bradley_terry_grad": [((1.2, 0.4), {})],
+    "masked_token_loss": [
+        (
+            ([[2.0, 0.5, 1.0, 0.0], [3.0, 1.5, 0.0, 0.0]], [[0, 1, 1, 1], [0, 1, 0, 0]]),
+            {"average": a},
+        )
+        for a in ("token", "sequence")
+    ],
+    "pass_at_k": [((10, 3, 1), {}), ((10, 3, 5), {})],
+    "best_of_n_kl": [((16,), {})],
+    "gold_reward_bon": [(([0.0, 1.0, 3.0],), {"alpha": 1.0, "beta": 0.2})],
+    "gold_reward_rl": [(([0.0, 1.0, 3.0],), {"alpha": 1.0, "beta": 0.5})],
+    "ppo_value_loss": [
+        (([1.5, 0.2], [1.0, 1.0], [1.0, 0.5]), {"clip_range": 0.2, "definition": d})
+        for d in ("max", "clipped")
+    ],
     # the lesson-level helpers of the binding table
     "clip_boundary": [((2.0, 0.2), {}), ((-2.0, 0.2), {})],
     "sampled_counts": [(([0.7, 0.3], 100, 0), {})],

@@ -32,3 +32,10 @@ def prob_pairs(draw: st.DrawFn, *, positive_q: bool = False) -> tuple[np.ndarray
 def logit_vectors(k: int | None = None, *, scale: float = 10.0) -> st.SearchStrategy[np.ndarray]:
     n = st.just(k) if k is not None else st.integers(1, 6)
     return n.flatmap(lambda m: arrays(np.float64, m, elements=st.floats(-scale, scale)))
+
+
+def counts(most: int) -> st.SearchStrategy[tuple[int, int, int]]:
+    """(n, c, k) with 1 <= n <= most, 0 <= c <= n, 1 <= k <= n."""
+    return st.integers(1, most).flatmap(
+        lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n))
+    )

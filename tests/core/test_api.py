@@ -38,6 +38,17 @@ PUBLIC = {
     "kl_controller_proportional": "(beta, kl, target, horizon_steps, *, n_steps, clip=0.2)",
     "dpo_implicit_reward": "(logp, ref_logp, *, beta)",
     "dpo_loss": "(logp_chosen, logp_rejected, ref_logp_chosen, ref_logp_rejected, *, beta)",
+    "head_logits": "(hidden, weight, bias=None)",
+    "token_log_prob": "(logits, token, *, temperature=1.0)",
+    "bradley_terry_prob": "(reward_a, reward_b)",
+    "bradley_terry_loss": "(reward_chosen, reward_rejected)",
+    "bradley_terry_grad": "(reward_chosen, reward_rejected)",
+    "masked_token_loss": "(token_nll, mask, *, average)",
+    "pass_at_k": "(n, c, k)",
+    "best_of_n_kl": "(n)",
+    "gold_reward_bon": "(d, *, alpha, beta)",
+    "gold_reward_rl": "(d, *, alpha, beta)",
+    "ppo_value_loss": "(values, returns, old_values=None, *, clip_range=None, definition='max')",
 }
 
 
@@ -78,6 +89,16 @@ def test_all_is_exactly_what_is_exported() -> None:
         core.kl_controller_proportional(0.1, 0.03, 0.02, 100.0, n_steps=10.0),
         core.dpo_implicit_reward(-1.0, -2.0, beta=0.5),
         core.dpo_loss(-1.0, -2.0, -1.5, -1.5, beta=0.1),
+        core.token_log_prob([1.0, 0.5], 0),
+        core.bradley_terry_prob(1.0, 0.0),
+        core.bradley_terry_loss(1.0, 0.0),
+        core.bradley_terry_grad(1.0, 0.0),
+        core.masked_token_loss([1.0, 2.0], [1, 1], average="token"),
+        core.pass_at_k(10, 3, 2),
+        core.best_of_n_kl(4),
+        core.gold_reward_bon(1.0, alpha=1.0, beta=0.1),
+        core.gold_reward_rl(1.0, alpha=1.0, beta=0.1),
+        core.ppo_value_loss(1.0, 0.5),
     ],
 )
 def test_scalars_in_give_numpy_float64_which_is_a_python_float(value: object) -> None:

@@ -10,7 +10,7 @@ from hypothesis import given
 
 from rlkl.core import entropy, kl_divergence, log_softmax, softmax
 
-from .strategies import logit_vectors, prob_pairs, prob_vectors
+from .strategies import counts, logit_vectors, prob_pairs, prob_vectors
 
 special = pytest.importorskip("scipy.special", reason="scipy is not installed")
 stats = pytest.importorskip("scipy.stats", reason="scipy is not installed")
@@ -50,3 +50,50 @@ def test_entropy_matches_scipy(p: np.ndarray) -> None:
 def test_softmax_matches_scipy(z: np.ndarray) -> None:
     np.testing.assert_allclose(softmax(z), special.softmax(z), rtol=1e-12, atol=1e-300)
     np.testing.assert_allclose(log_softmax(z), special.log_softmax(z), rtol=1e-12, atol=1e-12)
+
+
+# --- pass@k, best-of-n KL and the gold-reward turning points -----------------------------
+
+
+@given(counts(60))
+def test_pass_at_k_matches_exact_scipy_binomials(t: tuple[int, int, int]) -> None:
+    from rlkl.core import pass_at_k
+
+    n, c, k = t
+    ref = 1 - special.comb(n - c, k, exact=True) / special.comb(n, k, exact=True)
+    assert pass_at_k(n, c, k) == pytest.approx(ref, abs=1e-12)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 8, 64])
+def test_best_of_n_kl_matches_the_integral_of_its_density(n: int) -> None:
+    """The best of n uniform draws has density n·u^(n−1) on [0, 1]; its KL to the uniform
+    is ∫ n·u^(n−1)·log(n·u^(n−1)) du (Stiennon et al. 2020, app. G.3)."""
+    from scipy.integrate import quad
+
+    from rlkl.core import best_of_n_kl
+
+    def integrand(u: float) -> float:
+        density = n * u ** (n - 1)
+        return density * math.log(density) if density > 0 else 0.0
+
+    ref, _ = quad(integrand, 0, 1, limit=200)
+    assert best_of_n_kl(n) == pytest.approx(ref, abs=1e-9)
+
+
+@pytest.mark.parametrize(("alpha", "beta"), [(1.0, 0.2), (0.6, 0.3), (2.0, 1.5)])
+def test_gold_reward_maxima_match_scipy_optimize(alpha: float, beta: float) -> None:
+    from scipy.optimize import minimize_scalar
+
+    from rlkl.core import gold_reward_bon, gold_reward_rl
+
+    for form, star in (
+        (gold_reward_bon, alpha / (2 * beta)),
+        (gold_reward_rl, math.exp(alpha / beta - 1)),
+    ):
+        found = minimize_scalar(
+            lambda d, f=form: -float(f(d, alpha=alpha, beta=beta)),
+            bounds=(1e-9, 4 * star),
+            method="bounded",
+            options={"xatol": 1e-10},
+        )
+        assert found.x == pytest.approx(star, rel=1e-6)

@@ -245,3 +245,91 @@ def test_dpo_loss_gradient_matches_autograd() -> None:
     down = dpo_loss(-1.0 - h, -2.0, -1.5, -1.5, beta=0.1)
     fd = (up - down) / (2 * h)
     assert fd == pytest.approx(float(w.grad), abs=1e-9)
+
+
+# --- the reward model, the output head, SFT's masked loss and PPO's value loss ----------
+
+
+@given(st.lists(st.floats(-20, 20), min_size=1, max_size=6), st.floats(-20, 20))
+@settings(max_examples=50)
+def test_bradley_terry_loss_and_grad_match_trl_logsigmoid(chosen: list[float], rej: float) -> None:
+    """TRL RewardTrainer: −logsigmoid(rewards_chosen − rewards_rejected); gradient by autograd."""
+    from rlkl.core import bradley_terry_grad, bradley_terry_loss, bradley_terry_prob
+
+    rw = torch.tensor(chosen, dtype=torch.float64, requires_grad=True)
+    loss = -torch.nn.functional.logsigmoid(rw - rej)
+    loss.sum().backward()
+    assert rw.grad is not None
+    np.testing.assert_allclose(bradley_terry_loss(chosen, rej), loss.detach().numpy(), atol=1e-12)
+    np.testing.assert_allclose(bradley_terry_grad(chosen, rej), rw.grad.numpy(), atol=1e-12)
+    np.testing.assert_allclose(
+        bradley_terry_prob(chosen, rej), torch.sigmoid(t(chosen) - rej).numpy(), atol=1e-12
+    )
+
+
+@given(st.integers(1, 4), st.integers(2, 7), st.floats(0.1, 5.0), st.integers(0, 2**31))
+@settings(max_examples=30)
+def test_output_head_matches_torch_linear_and_log_softmax(
+    d: int, vocab: int, temperature: float, seed: int
+) -> None:
+    from rlkl.core import head_logits, token_log_prob
+
+    rng = np.random.default_rng(seed)
+    h, w, b = rng.normal(size=(3, d)), rng.normal(size=(vocab, d)), rng.normal(size=vocab)
+    layer = torch.nn.Linear(d, vocab, dtype=torch.float64)
+    with torch.no_grad():
+        layer.weight.copy_(t(w))
+        layer.bias.copy_(t(b))
+        ref_z = layer(t(h))
+    z = head_logits(h, w, b)
+    np.testing.assert_allclose(z, ref_z.numpy(), atol=1e-12)
+    tokens = rng.integers(0, vocab, size=3)
+    ref = torch.log_softmax(ref_z / temperature, dim=-1).gather(-1, t(tokens).long()[:, None])
+    got = token_log_prob(z, tokens, temperature=temperature)
+    np.testing.assert_allclose(got, ref.numpy()[:, 0], atol=1e-12)
+
+
+@given(st.integers(1, 4), st.integers(2, 6), st.integers(0, 2**31))
+@settings(max_examples=30)
+def test_masked_loss_matches_cross_entropy_with_ignore_index(b: int, n: int, seed: int) -> None:
+    """The per-token average is cross_entropy(ignore_index=-100, reduction='mean'); the
+    per-sequence average is the mean of each sequence's cross_entropy."""
+    from rlkl.core import masked_token_loss, token_log_prob
+
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(size=(b, n, 5))
+    labels = rng.integers(0, 5, size=(b, n))
+    mask = rng.integers(0, 2, size=(b, n))
+    mask[:, -1] = 1
+    nll = -np.asarray(token_log_prob(logits, labels))
+    torch_labels = torch.as_tensor(np.where(mask == 1, labels, -100))
+    ce = torch.nn.functional.cross_entropy
+    per_token = ce(t(logits).reshape(-1, 5), torch_labels.reshape(-1), ignore_index=-100)
+    per_sequence = torch.stack([ce(t(logits[i]), torch_labels[i]) for i in range(b)]).mean()
+    got_token = masked_token_loss(nll, mask, average="token")
+    assert got_token == pytest.approx(float(per_token), abs=1e-12)
+    got_seq = masked_token_loss(nll, mask, average="sequence")
+    assert got_seq == pytest.approx(float(per_sequence), abs=1e-12)
+
+
+@given(st.integers(1, 8), st.floats(0.0, 1.0), st.integers(0, 2**31))
+@settings(max_examples=50)
+def test_value_loss_matches_cleanrl_and_sb3(n: int, eps: float, seed: int) -> None:
+    """CleanRL ppo.py (clip_vloss): 0.5·mean(max(unclipped, clipped)); SB3 PPO.train:
+    F.mse_loss(returns, old_values + clamp(values − old_values, −ε, ε))."""
+    from rlkl.core import ppo_value_loss
+
+    rng = np.random.default_rng(seed)
+    new, old, ret = (rng.normal(size=n) for _ in range(3))
+    newvalue, b_values, b_returns = t(new), t(old), t(ret)
+    v_loss_unclipped = (newvalue - b_returns) ** 2
+    v_clipped = b_values + torch.clamp(newvalue - b_values, -eps, eps)
+    v_loss_clipped = (v_clipped - b_returns) ** 2
+    cleanrl = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
+    sb3 = torch.nn.functional.mse_loss(b_returns, v_clipped)
+    ours = ppo_value_loss(new, ret, old, clip_range=eps)
+    assert 0.5 * np.mean(ours) == pytest.approx(float(cleanrl), abs=1e-12)
+    ours_sb3 = ppo_value_loss(new, ret, old, clip_range=eps, definition="clipped")
+    assert np.mean(ours_sb3) == pytest.approx(float(sb3), abs=1e-12)
+    unclipped = torch.nn.functional.mse_loss(newvalue, b_returns)
+    assert np.mean(ppo_value_loss(new, ret)) == pytest.approx(float(unclipped), abs=1e-12)
