@@ -17,6 +17,7 @@ from tests.claims.lesson_sweep import uncaught_faults
 # lesson -> the fewest numbers its sweep must change
 SWEPT = {
     "adaptive-kl-controllers": 45,
+    "output-head": 70,
     "direct-preference-objective": 38,
     "gae-termination-truncation": 60,
     "grpo-group-advantages": 48,

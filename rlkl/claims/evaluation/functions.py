@@ -126,6 +126,14 @@ def _clip(x: Any, lo: Any, hi: Any) -> Any:
     return np.clip(x, lo, hi)
 
 
+def _len(x: Any) -> float:
+    """The number of entries of a list along its first axis (a vector's size)."""
+    arr = np.asarray(x)
+    if arr.ndim == 0:
+        raise ValueError("len needs a list, got a number")
+    return float(arr.shape[0])
+
+
 # Functions of rlkl.core.__all__ a binding may not call, each with the reason.
 EXCLUDED: Mapping[str, str] = {}
 
@@ -140,6 +148,7 @@ _BUILTINS: Mapping[str, Callable[..., Any]] = {
     "sqrt": np.sqrt,
     "sum": np.sum,
     "mean": np.mean,
+    "len": _len,
 }
 _ALIASES: Mapping[str, str] = {"kl": "kl_divergence"}
 _HELPERS: Mapping[str, Callable[..., Any]] = {
