@@ -57,3 +57,30 @@ def equation_rows(reports: Iterable[LessonReport]) -> list[MentionRow]:
                 f"equation = {e.detail}" if verified else "equation", e.status.shown,
                 "" if verified else e.detail))
     return rows
+
+
+@dataclass(frozen=True)
+class EquationShare:
+    """How many of the listed equation relations are verified against the core."""
+
+    verified: int
+    exempt: int
+    total: int  # verified, exempt and those that fail, cannot be read or are unbound
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def line(self) -> str:
+        """``equations: 31 of 40 relations verified (78%), 9 exempt``."""
+        percent = f" ({100 * self.verified / self.total:.0f}%)" if self.total else ""
+        others = self.total - self.verified - self.exempt
+        rest = f", {others} failing or unchecked" if others else ""
+        return (f"equations: {self.verified} of {self.total} relations verified{percent}, "
+                f"{self.exempt} exempt{rest}")
+
+
+def equation_share(rows: Iterable[MentionRow]) -> EquationShare:
+    """How much of :func:`equation_rows` is verified: the line ``rlkl claims`` ends with."""
+    statuses = [r.status for r in rows]
+    return EquationShare(statuses.count(Status.VERIFIED.shown),
+                         statuses.count(Status.EXEMPT.shown), len(statuses))

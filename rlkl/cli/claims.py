@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from rlkl.check import CheckResult, check_paths
-from rlkl.claims.listing import equation_rows, mention_rows
+from rlkl.claims.listing import equation_rows, equation_share, mention_rows
 from rlkl.cli.options import (
     FormatCommand,
     cache_unless,
@@ -181,6 +181,7 @@ def claims(paths: tuple[Path, ...], fmt: str, no_cache: bool, jobs: int | None,
         listing = {
             "mentions": [r.to_json() for r in rows],
             "equations": [r.to_json() for r in equations],
+            "equation_share": equation_share(equations).to_json(),
         }
         click.echo(json.dumps(listing, ensure_ascii=False))
     else:
@@ -202,4 +203,6 @@ def claims(paths: tuple[Path, ...], fmt: str, no_cache: bool, jobs: int | None,
                 + "  "
                 + row[4]
             )
+        if equations:
+            click.echo(equation_share(equations).line())
     sys.exit(1 if errors else 0)  # what the selection reports, as `rlkl check` decides

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from pathlib import Path
@@ -79,6 +80,44 @@ def test_clip_policy_and_index_sum_notation() -> None:
     assert float(evaluate(expected, {"pi": np.array([0.25, 0.75]), "r": np.array([1.0, 3.0])})) == (
         pytest.approx(2.5)
     )
+
+
+def test_sigma_of_an_argument_is_the_logistic_function_and_a_bare_sigma_a_symbol() -> None:
+    logistic = parse_relation(r"\sigma(r_w-r_l)")
+    assert float(evaluate(logistic, {"r_w": 1.0, "r_l": 0.0})) == pytest.approx(
+        1 / (1 + math.exp(-1))
+    )
+    assert parse_relation(r"\frac{x-\mu}{\sigma}").identifiers == ("mu", "sigma", "x")
+    loss = parse_relation(r"-\log\sigma(\beta x)")
+    assert float(evaluate(loss, {"beta": 2.0, "x": 0.0})) == pytest.approx(math.log(2))
+
+
+@pytest.mark.parametrize(
+    ("latex", "values", "expected"),
+    [
+        # a function applied to a group takes exactly that group
+        (r"\exp(a)+\exp(b)", {"a": 0.0, "b": 1.0}, 1 + math.e),
+        (r"\exp(\log(a)-\log(b))", {"a": 3.0, "b": 2.0}, 1.5),
+        # ... and to one symbol or one fraction: log ρ − 1, not log(ρ − 1)
+        (r"\rho-\log\rho-1", {"rho": 2.0}, 1 - math.log(2)),
+        (r"\beta\log\frac{a}{b}-\beta\log\frac{c}{d}", {"beta": 2.0, "a": 4.0, "b": 1.0,
+         "c": 2.0, "d": 1.0}, 2 * math.log(2)),
+    ],
+)
+def test_a_functions_argument_is_read_as_a_reader_reads_it(
+    latex: str, values: dict[str, float], expected: float
+) -> None:
+    assert float(evaluate(parse_relation(latex), values)) == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_policy_of_a_named_answer_is_that_answers_probability() -> None:
+    margin = parse_relation(
+        r"\log\frac{\pi(y_w)}{\pi_{ref}(y_w)}-\log\frac{\pi(y_l)}{\pi_{ref}(y_l)}"
+    )
+    assert margin.identifiers == ("pi_ref_y_l", "pi_ref_y_w", "pi_y_l", "pi_y_w")
+    # a bare letter or a conditional is the sampled action: one symbol, as before
+    assert parse_relation(r"\frac{\pi_{new}(a)}{\pi_{old}(a\mid s)}").identifiers == (
+        "pi_new", "pi_old")
 
 
 @pytest.mark.parametrize(
@@ -218,6 +257,13 @@ def test_rlkl_claims_lists_equations_with_their_status(tmp_path: Path) -> None:
     assert bad.exit_code == 1
     failed = [line for line in bad.output.splitlines() if "J_{clip}" in line and "FAILED" in line]
     assert len(failed) == 1
+    # the report ends with the share of relations verified, in text and in JSON
+    assert good.output.splitlines()[-1] == "equations: 3 of 3 relations verified (100%), 0 exempt"
+    assert bad.output.splitlines()[-1] == (
+        "equations: 2 of 3 relations verified (67%), 0 exempt, 1 failing or unchecked"
+    )
+    listing = json.loads(CliRunner().invoke(main, ["claims", "--format", "json", str(root)]).stdout)
+    assert listing["equation_share"] == {"verified": 2, "exempt": 0, "total": 3}
 
 
 def test_a_very_long_relation_is_refused_before_parsing() -> None:
@@ -291,6 +337,24 @@ NEW_LESSON_FAULTS = [
         r"\\rho=\\frac{\\pi_{ref}(o_t\\mid q,o_{<t})}{\\pi_\\theta(o_t\\mid q,o_{<t})}",
         r"\\rho=\\frac{\\pi_\\theta(o_t\\mid q,o_{<t})}{\\pi_{ref}(o_t\\mid q,o_{<t})}",
         r"\rho",
+    ),
+    # GRPO's k3 written ρ − log ρ + 1
+    ("grpo-group-advantages", r"\\rho-\\log\\rho-1,", r"\\rho-\\log\\rho+1,", r"\hat D"),
+    # DPO's margin with chosen and rejected swapped in the first log-ratio
+    (
+        "direct-preference-objective",
+        r"\\frac{\\pi(y_w)}{\\pi_{ref}(y_w)}-",
+        r"\\frac{\\pi(y_l)}{\\pi_{ref}(y_w)}-",
+        r"\mathcal{L}",
+    ),
+    # the log-softmax's normaliser added instead of subtracted
+    ("output-head", r"{T}-\\log\\sum_u", r"{T}+\\log\\sum_u", r"\log\pi_T"),
+    # the reward model's gradient σ(margin) − 1 written σ(margin) + 1
+    (
+        "preference-reward-model",
+        r"(r_w-r_l))}-1",
+        r"(r_w-r_l))}+1",
+        r"\frac{\partial\mathcal{L}}{\partial r_w}",
     ),
 ]
 

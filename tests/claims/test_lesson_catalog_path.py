@@ -70,6 +70,18 @@ def test_the_new_lessons_build_only_on_published_lessons() -> None:
         assert all(status[p] == "published" for p in prerequisites), lesson_id
 
 
+def test_no_published_lesson_names_a_prerequisite_that_is_only_planned() -> None:
+    """A learner who follows a prerequisite link finds a page: the seed's own prerequisites,
+    output-head and preference-reward-model, are published."""
+    status = {entry["id"]: entry["status"] for entry in CATALOG}
+    for entry in CATALOG:
+        if entry["status"] == "published":
+            prerequisites = _lesson(entry["id"])["prerequisites"]
+            assert isinstance(prerequisites, list)
+            planned = [p for p in prerequisites if status[p] != "published"]
+            assert not planned, f"{entry['id']} requires {planned}, which are only planned"
+
+
 def test_planned_lessons_remain_beyond_the_published_ones() -> None:
     planned = [entry for entry in CATALOG if entry["status"] == "planned"]
     assert len(planned) >= 4

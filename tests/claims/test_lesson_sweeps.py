@@ -18,6 +18,7 @@ from tests.claims.lesson_sweep import uncaught_faults
 SWEPT = {
     "adaptive-kl-controllers": 45,
     "output-head": 70,
+    "preference-reward-model": 52,
     "direct-preference-objective": 38,
     "gae-termination-truncation": 60,
     "grpo-group-advantages": 48,

@@ -15,7 +15,9 @@ unreadable, ``RLKL432``, and must be exempt with a reason):
   ``\hat{A}_t`` → ``A_hat_t``. Juxtaposed letters multiply (``rA`` is r·A); ``e`` is a
   symbol, Euler's number is written ``\exp``;
 * ``\pi…(a\mid s)``: a policy applied to its arguments is the probability of the sampled
-  action, one symbol (``\pi_\theta(a\mid s)`` → ``pi_theta``);
+  action, one symbol (``\pi_\theta(a\mid s)`` → ``pi_theta``, ``\pi_{old}(a)`` →
+  ``pi_old``); applied to one subscripted answer it is that answer's probability
+  (``\pi(y_w)`` → ``pi_y_w``, ``\pi_{ref}(y_l)`` → ``pi_ref_y_l``);
 * ``\sum_i body`` (no bounds): the sum over the elements of every symbol subscripted ``i``
   in the body, which are lists in the grid (``p_i`` → the list ``p``);
 * ``\hat{\mathbb{E}}_t[body]``: the mean over the elements of the symbols subscripted ``t``
@@ -23,7 +25,11 @@ unreadable, ``RLKL432``, and must be exempt with a reason):
   there (``\rho_t(\theta)`` under ``\hat{\mathbb{E}}_t`` → the list ``rho``);
 * ``\operatorname{clip}(x, lo, hi)`` = min(max(x, lo), hi); ``\min``, ``\max``, ``\frac``,
   ``\tfrac``, ``\dfrac``, ``\sqrt``, ``\exp``, ``|x|``, powers, ``\cdot``, ``\times``;
-* ``\log`` and ``\ln`` are the natural logarithm, ``\log_2`` the binary one;
+* ``\log`` and ``\ln`` are the natural logarithm, ``\log_2`` the binary one; applied to a
+  parenthesised group, ``\log``, ``\ln`` and ``\exp`` take exactly that group as their
+  argument (``\exp(a)+\exp(b)``, ``\log(a)-\log(b)``);
+* ``\sigma(x)``, σ applied to a parenthesised argument, is the logistic function
+  1/(1 + exp(−x)); a σ without one is a symbol (a standard deviation);
 * separators between relations: ``\quad``, ``\qquad``, ``,``, ``;``, ``:`` and ``\ `` outside
   brackets; a part without ``=`` (a condition such as ``a\sim\pi_{old}``) is not a relation;
   in a chain ``a = b \neq c`` the relation ``a = b`` is checked.
@@ -58,6 +64,8 @@ _PASS = {"frac", "log", "ln", "exp", "min", "max", "sqrt", "cdot", "times"}
 _RENAMED = {"tfrac": "frac", "dfrac": "frac", "varepsilon": "epsilon"}
 _DECORATIONS = {"hat", "tilde", "bar"}
 _SPACES = {"quad", "qquad"}
+_APPLICABLE = {"log", "ln", "exp"}  # applied to a (group): exactly that group is the argument
+_APPLIED = re.compile(r"\s*\(")
 _MEAN = re.compile(r"\\hat\s*\{\s*\\mathbb\s*\{E\}\s*\}_(?:([A-Za-z])|\{([A-Za-z])\})\s*")
 _AT_PARAMETERS = re.compile(r"\(\s*\\(?:theta|phi)\s*\)")
 _SEPARATOR = re.compile(r"\\(quad|qquad)(?![a-zA-Z])|\\ |[,;:]")
@@ -202,6 +210,8 @@ class _Reader:
                 mean = _MEAN.match(text, index)
                 if mean:
                     index = self.mean(text, mean, out)
+                elif name == "sigma" and _APPLIED.match(text, index + len(match.group(0))):
+                    index = self.logistic(text, index + len(match.group(0)), out)
                 elif name in _GREEK or name in _DECORATIONS:
                     index = self.symbol(text, index, out)
                 elif name == "operatorname":
@@ -212,13 +222,7 @@ class _Reader:
                     out.append(" ")
                     index += len(match.group(0))
                 elif name in _PASS:
-                    out.append(f"\\{name}")
-                    index += len(match.group(0))
-                    base = re.match(r"_(\{[0-9.]+\}|[0-9])", text[index:])
-                    if base and name == "log":  # \log_2: a numeric base
-                        out.append(base.group(0))
-                        index += len(base.group(0))
-                    out.append(" ")
+                    index = self.function(text, index + len(match.group(0)), name, out)
                 else:
                     raise EquationError(f"\\{name} is outside the supported subset")
             elif char.isalpha():
@@ -276,11 +280,84 @@ class _Reader:
         elif _AT_PARAMETERS.match(text, index):  # ρ_t(θ): its value at the parameters
             index = _AT_PARAMETERS.match(text, index).end()  # type: ignore[union-attr]
         elif base in {"pi", "varpi", "Pi"} and text.startswith("(", index):
-            index = _group(text, index, "(", ")")  # π(a|s): the sampled action's probability
+            end = _group(text, index, "(", ")")  # π(a|s): the sampled action's probability
+            answer = text[index + 1 : end - 1]
+            if re.fullmatch(r"\s*[A-Za-z]\s*_\s*(\{[A-Za-z0-9]+\}|[A-Za-z0-9])\s*", answer):
+                identifier += f"_{_plain(answer)}"  # π(y_w): the probability of y_w
+            index = end
         out.append(self.placeholder(identifier))
         if re.match(r"\s*\(", text[index:]):
             out.append(r" \cdot ")  # juxtaposition is a product, never a function call
         return index
+
+    def function(self, text: str, index: int, name: str, out: list[str]) -> int:
+        r"""``\log``, ``\exp``, ``\frac`` …; a ``\log``/``\exp``/``\ln`` applied to a
+        parenthesised group (or to ``\sigma(…)``) takes exactly that group as its argument,
+        as a reader does: ``\exp(a)+\exp(b)`` is never exp(a + exp(b))."""
+        head = f"\\{name}"
+        base = re.match(r"_(\{[0-9.]+\}|[0-9])", text[index:])
+        if base and name == "log":  # \log_2: a numeric base
+            head += base.group(0)
+            index += len(base.group(0))
+        if name in _APPLICABLE:
+            start = len(text) - len(text[index:].lstrip())
+            end, argument = start, ""
+            if text[start : start + 1] in ("(", "{"):
+                end = _group(text, start, text[start], ")" if text[start] == "(" else "}")
+                argument = self.convert(text[start + 1 : end - 1])
+            else:
+                end, argument = self.argument(text, start)
+            if argument:  # a braced group: a factor of its own (β\log Z is β·log Z)
+                out.append(f"{{({head} ({argument}))}}")
+                return end
+        out.append(head + " ")
+        return index
+
+    def argument(self, text: str, start: int) -> tuple[int, str]:
+        r"""The argument of a ``\log``/``\exp`` written without parentheses, read as a reader
+        does: one ``\sigma(…)``, one ``\frac{…}{…}`` or one symbol (``\log\rho-1`` is
+        log(ρ) − 1, ``\log\frac{a}{b}-c`` is log(a/b) − c). ``(start, "")`` for anything
+        else (``\log\sum_u …`` keeps the parser's reading)."""
+        inner: list[str] = []
+        sigma = re.match(r"\\sigma(?![a-zA-Z])", text[start:])
+        fraction = re.match(r"\\[td]?frac(?![a-zA-Z])\s*", text[start:])
+        if sigma and _APPLIED.match(text, start + len(sigma.group(0))):
+            end = self.logistic(text, start + len(sigma.group(0)), inner)
+        elif fraction and text.startswith("{", start + len(fraction.group(0))):
+            numerator = _group(text, start + len(fraction.group(0)), "{", "}")
+            after = len(text) - len(text[numerator:].lstrip())
+            if not text.startswith("{", after):
+                return start, ""
+            end = _group(text, after, "{", "}")
+            inner.append(self.convert(text[start:end]))
+        elif re.match(r"[A-Za-z]|\\([A-Za-z]+)", text[start:]) and (
+            text[start].isalpha()
+            or re.match(r"\\([A-Za-z]+)", text[start:]).group(1)  # type: ignore[union-attr]
+            in _GREEK | _DECORATIONS
+        ):
+            if self.applied(text, start):
+                return start, ""  # log x(…): no reading is clear; the parser's stands
+            end = self.symbol(text, start, inner)
+        else:
+            return start, ""
+        return end, "".join(inner)
+
+    def applied(self, text: str, start: int) -> bool:
+        """Whether the symbol at ``start`` is followed by a parenthesis it does not consume."""
+        probe = _Reader()
+        probe.indices = set(self.indices)
+        out: list[str] = []
+        probe.symbol(text, start, out)
+        return out[-1] == r" \cdot "
+
+    def logistic(self, text: str, index: int, out: list[str]) -> int:
+        r"""``\sigma(x)``: the logistic function 1/(1 + exp(−x)) (a σ not applied to a
+        parenthesised argument is a symbol, such as a standard deviation)."""
+        start = _APPLIED.match(text, index).end() - 1  # type: ignore[union-attr]
+        end = _group(text, start, "(", ")")
+        x = self.convert(text[start + 1 : end - 1])
+        out.append(rf"{{(\frac{{1}}{{1+{{(\exp (-({x})))}}}})}}")
+        return end
 
     def operator(self, text: str, index: int, out: list[str]) -> int:
         match = re.match(r"\s*\{([A-Za-z]+)\}\s*", text[index:])
