@@ -371,6 +371,57 @@ def test_a_planted_fault_in_a_newer_lessons_equation_fails_there(
     assert f"`{relation} = " in failures[0].message
 
 
+# Relations the reader learnt to read: GAE's recursion (superscript names, V(s_t), cases) and
+# GRPO's group statistics (mean, sample std, r_i beside r).
+READ_NOW_FAULTS = [
+    # the termination mask dropped from the TD error
+    ("gae-termination-truncation", r"\\gamma\\,(1-d^{term}_t)\\,V(s_{t+1})",
+     r"\\gamma\\,V(s_{t+1})", "/science/0/equation", r"\delta_t"),
+    # the truncation mask dropped from the recursion
+    ("gae-termination-truncation", r"(1-d^{term}_t)(1-d^{trunc}_t)\\,A_{t+1}",
+     r"(1-d^{term}_t)\\,A_{t+1}", "/science/0/equation", "A_t"),
+    # a truncated step that does not bootstrap
+    ("gae-termination-truncation", r"\\delta_t=r_t+\\gamma V(s_{t+1})-V(s_t)",
+     r"\\delta_t=r_t-V(s_t)+0", "/science/1/equation", r"\delta_t"),
+    # GRPO's ε added to the numerator
+    ("grpo-group-advantages", r"\\operatorname{std}(r)+\\epsilon}",
+     r"\\operatorname{std}(r)}+\\epsilon", "/science/0/equation", "A_i"),
+]
+
+
+@pytest.mark.parametrize(("lesson", "old", "new", "pointer", "relation"), READ_NOW_FAULTS)
+def test_a_planted_fault_in_a_newly_readable_relation_fails_there(
+    tmp_path: Path, lesson: str, old: str, new: str, pointer: str, relation: str
+) -> None:
+    root = _copy(tmp_path, lesson)
+    _edit(root / lesson / "lesson.json", old, new)
+    found = check_paths([root]).diagnostics
+    # a relation bound by its left-hand side fails its check (RLKL431); one bound by its whole
+    # text is, once edited, a relation no binding checks (RLKL430): an error either way
+    at = [d for d in found if d.pointer == pointer and d.code in ("RLKL430", "RLKL431")]
+    assert any(f"`{relation} = " in d.message for d in at), found
+
+
+def test_std_is_the_sample_standard_deviation_and_a_free_index_runs_over_the_list() -> None:
+    scaled = parse_relation(r"\frac{r_i-\operatorname{mean}(r)}{\operatorname{std}(r)}")
+    values = evaluate(scaled, {"r": np.array([1.0, 0.0, 0.0, 1.0])})
+    sample_std = math.sqrt(1 / 3)  # the sum of squares 1 over n - 1 = 3, not over n = 4
+    np.testing.assert_allclose(values, 0.5 / sample_std * np.array([1, -1, -1, 1]))
+    assert parse_relation(r"\beta_t(1+K_\beta e_t)").identifiers == ("K_beta", "beta_t", "e_t")
+    with pytest.raises(EquationError, match="only clip, mean and std"):
+        parse_relation(r"\operatorname{var}(r)")
+    with pytest.raises(EquationError, match="outside"):
+        parse_relation(r"\cos x")  # the reader's own sentinel for std is not the source's
+
+
+def test_cases_superscript_names_and_values_at_a_state() -> None:
+    relations = split_relations(r"d^{term}_t=1:\ \delta_t=r_t-V(s_t);\ d_t=2")
+    assert [r.lhs for r in relations] == [r"\delta_t", "d_t"]
+    td = parse_relation(r"r_t+\gamma\,(1-d^{term}_t)\,V(s_{t+1})-V(s_t)")
+    assert td.identifiers == ("V_s_t", "V_s_t_1", "d_term_t", "gamma", "r_t")
+    assert parse_relation(r"\gamma\lambda A").identifiers == ("A", "gamma", "lam")
+
+
 _EDGE = st.sampled_from([0.0, -0.0, 1.0, 1e-12, 1e300, math.inf, -math.inf, math.nan])
 _NUMBER = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10, 10), _EDGE)
 

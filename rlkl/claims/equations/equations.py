@@ -102,6 +102,12 @@ def _key(lhs: str) -> str:
     return "".join(strip_sizing(lhs).split())
 
 
+def _names(relation: Relation) -> tuple[str, str]:
+    """What a binding's ``relation:`` may say to pick ``relation``: its left-hand side, or the
+    whole ``lhs = rhs`` (for two relations of one equation with the same left-hand side)."""
+    return relation.key, _key(f"{relation.lhs}={relation.rhs}")
+
+
 def _describe(relation: Relation) -> str:
     return f"`{relation.lhs} = {relation.rhs}`"
 
@@ -147,7 +153,7 @@ def check_equations(
                 (i, e)
                 for i, e in enumerate(entries)
                 if e.pointer == pointer
-                and (e.relation is None or _key(e.relation) == relation.key)
+                and (e.relation is None or _key(e.relation) in _names(relation))
             ]
             used.update(i for i, _ in chosen)
             specific = [e for _, e in chosen if e.relation is not None] or [e for _, e in chosen]

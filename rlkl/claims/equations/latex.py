@@ -23,15 +23,24 @@ unreadable, ``RLKL432``, and must be exempt with a reason):
 * ``\hat{\mathbb{E}}_t[body]``: the mean over the elements of the symbols subscripted ``t``
   (a batch of samples); a symbol applied to the parameters, ``\rho_t(\theta)``, is its value
   there (``\rho_t(\theta)`` under ``\hat{\mathbb{E}}_t`` → the list ``rho``);
-* ``\operatorname{clip}(x, lo, hi)`` = min(max(x, lo), hi); ``\min``, ``\max``, ``\frac``,
+* ``\operatorname{clip}(x, lo, hi)`` = min(max(x, lo), hi); ``\operatorname{mean}(x)`` and
+  ``\operatorname{std}(x)`` of a list x, the standard deviation being the sample one (divided
+  by n − 1, as ``torch.std`` and TRL take it); a symbol with a one-letter subscript written
+  beside the same symbol without it (``r_i`` beside ``r``) is every element of that list, so
+  ``A_i = r_i - \operatorname{mean}(r)`` is a relation between lists; ``\min``, ``\max``, ``\frac``,
   ``\tfrac``, ``\dfrac``, ``\sqrt``, ``\exp``, ``|x|``, powers, ``\cdot``, ``\times``;
+  ``\binom{n}{k}``, the number of k-subsets of n (0 when k > n);
 * ``\log`` and ``\ln`` are the natural logarithm, ``\log_2`` the binary one; applied to a
   parenthesised group, ``\log``, ``\ln`` and ``\exp`` take exactly that group as their
   argument (``\exp(a)+\exp(b)``, ``\log(a)-\log(b)``);
 * ``\sigma(x)``, σ applied to a parenthesised argument, is the logistic function
   1/(1 + exp(−x)); a σ without one is a symbol (a standard deviation);
 * separators between relations: ``\quad``, ``\qquad``, ``,``, ``;``, ``:`` and ``\ `` outside
-  brackets; a part without ``=`` (a condition such as ``a\sim\pi_{old}``) is not a relation;
+  brackets; a part without ``=`` (a condition such as ``a\sim\pi_{old}``) is not a relation,
+  nor is a part that ends with ``:`` (``d_t=1:\ \delta_t=…`` states a case);
+* a superscript word is part of a name (``d^{term}_t`` → ``d_term_t``), and a symbol applied
+  to one subscripted argument is its value there (``V(s_{t+1})`` → ``V_s_t_1``); ``\lambda``
+  is ``lam`` in bindings;
   in a chain ``a = b \neq c`` the relation ``a = b`` is checked.
 """
 
@@ -60,14 +69,19 @@ _GREEK = {
     "sigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta",
     "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega",
 }  # fmt: skip
-_PASS = {"frac", "log", "ln", "exp", "min", "max", "sqrt", "cdot", "times"}
+_PASS = {"frac", "log", "ln", "exp", "min", "max", "sqrt", "cdot", "times", "binom"}
 _RENAMED = {"tfrac": "frac", "dfrac": "frac", "varepsilon": "epsilon"}
+# λ is `lam` in bindings: `lambda` is a word of Python, the bindings' expression language
+_PYTHON_WORDS = {"lambda": "lam"}
 _DECORATIONS = {"hat", "tilde", "bar"}
 _SPACES = {"quad", "qquad"}
+_OPERATORS = {"clip": 3, "mean": 1, "std": 1}  # \operatorname{…} and its number of arguments
 _APPLICABLE = {"log", "ln", "exp"}  # applied to a (group): exactly that group is the argument
 _APPLIED = re.compile(r"\s*\(")
 _MEAN = re.compile(r"\\hat\s*\{\s*\\mathbb\s*\{E\}\s*\}_(?:([A-Za-z])|\{([A-Za-z])\})\s*")
 _AT_PARAMETERS = re.compile(r"\(\s*\\(?:theta|phi)\s*\)")
+# V(s_t), Q(s_{t+1}): a function of one subscripted argument, one symbol (V_s_t, Q_s_t_1)
+_AT_STATE = re.compile(r"\(\s*([A-Za-z]\s*_\s*(?:\{[^{}()]+\}|[A-Za-z0-9]))\s*\)")
 _SEPARATOR = re.compile(r"\\(quad|qquad)(?![a-zA-Z])|\\ |[,;:]")
 _RELATIONS = re.compile(r"\\neq|\\ne(?![a-zA-Z])|\\approx|\\leq?|\\geq?|[<>=]")
 
@@ -126,7 +140,8 @@ def split_relations(latex: str) -> list[Relation]:
     while index < len(text):
         separator = _SEPARATOR.match(text, index) if depths[index] == 0 else None
         if separator:
-            parts.append(text[start:index])
+            if separator.group(0) != ":":  # "d_t=1:" introduces a case: a condition
+                parts.append(text[start:index])
             index += len(separator.group(0))
             start = index
         else:
@@ -171,6 +186,13 @@ def _split_args(inner: str) -> list[str]:
     return [*args, inner[start:]]
 
 
+def _word_superscript(text: str, index: int) -> tuple[list[str], int]:
+    """A superscript of two or more letters at ``index`` (``d^{term}``, ``L^{CLIP}``): part of
+    the symbol's name, never a power."""
+    match = re.match(r"\^\s*\{\s*([A-Za-z]{2,})\s*\}", text[index:])
+    return ([match.group(1)], index + len(match.group(0))) if match else ([], index)
+
+
 def _plain(sub: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", sub.replace("\\", "")).strip("_")
 
@@ -178,11 +200,14 @@ def _plain(sub: str) -> str:
 class _Reader:
     """Maps every symbol of a right-hand side to a placeholder sympy can read (``Z_{ab}``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, collapse: frozenset[str] = frozenset()) -> None:
         self.names: dict[str, str] = {}  # placeholder symbol name -> identifier
         self.by_identifier: dict[str, str] = {}
         self.indices: set[str] = set()
         self.elements: set[str] = set()
+        self.collapse = collapse  # symbols whose free one-letter index means "every element"
+        self.bare: set[str] = set()  # symbols written without a subscript
+        self.indexed: set[str] = set()  # symbols written with a one-letter subscript
 
     def placeholder(self, identifier: str) -> str:
         if identifier not in self.by_identifier:
@@ -230,6 +255,8 @@ class _Reader:
             elif char == "_" or char == "'":
                 raise EquationError(f"a subscript or prime without a symbol near {text[index:]!r}")
             else:
+                if char == "(" and "".join(out[-2:]).rstrip().endswith(")"):
+                    out.append(r" \cdot ")  # (1-a)(1-b): two factors
                 out.append(char)
                 index += 1
         return "".join(out)
@@ -257,6 +284,7 @@ class _Reader:
         primes = 0
         while index < len(text) and text[index] == "'":
             primes, index = primes + 1, index + 1
+        words, index = _word_superscript(text, index)
         subscript = ""
         if text.startswith("_", index):
             index += 1
@@ -268,15 +296,27 @@ class _Reader:
                 if not sub:
                     raise EquationError("a subscript must be a letter, digit or {group}")
                 subscript, index = sub.group(0), index + len(sub.group(0))
-        identifier = base + (f"_{decoration}" if decoration else "") + "_prime" * primes
-        if subscript and subscript.strip() in self.indices:
-            self.elements.add(identifier)
+        more, index = _word_superscript(text, index)
+        identifier = (_PYTHON_WORDS.get(base, base) + (f"_{decoration}" if decoration else "")
+                      + "_prime" * primes
+                      + "".join(f"_{w}" for w in words + more))
+        free = re.fullmatch(r"[A-Za-z]", subscript.strip()) is not None
+        if not subscript:
+            self.bare.add(identifier)
+        elif free:
+            self.indexed.add(identifier)
+        listed = subscript.strip() in self.indices or (free and identifier in self.collapse)
+        if subscript and listed:
+            self.elements.add(identifier)  # p_i under \sum_i; r_i beside r: the list r
         elif subscript:
             identifier += f"_{_plain(subscript)}"
         argument = re.match(r"\(\s*([A-Za-z]'*)\s*\)", text[index:])
         if argument and argument.group(1) in self.indices:  # r(a) inside \sum_a: an element
             self.elements.add(identifier)
             index += len(argument.group(0))
+        elif at := _AT_STATE.match(text, index):  # V(s_t): the value at that state, a symbol
+            identifier += f"_{_plain(at.group(1))}"
+            index = at.end()
         elif _AT_PARAMETERS.match(text, index):  # ρ_t(θ): its value at the parameters
             index = _AT_PARAMETERS.match(text, index).end()  # type: ignore[union-attr]
         elif base in {"pi", "varpi", "Pi"} and text.startswith("(", index):
@@ -285,6 +325,8 @@ class _Reader:
             if re.fullmatch(r"\s*[A-Za-z]\s*_\s*(\{[A-Za-z0-9]+\}|[A-Za-z0-9])\s*", answer):
                 identifier += f"_{_plain(answer)}"  # π(y_w): the probability of y_w
             index = end
+        if "".join(out[-2:]).rstrip().endswith(")"):
+            out.append(r" \cdot ")  # (1-d)V: a symbol after a parenthesis is a product
         out.append(self.placeholder(identifier))
         if re.match(r"\s*\(", text[index:]):
             out.append(r" \cdot ")  # juxtaposition is a product, never a function call
@@ -360,19 +402,30 @@ class _Reader:
         return end
 
     def operator(self, text: str, index: int, out: list[str]) -> int:
+        r"""``\operatorname{clip}(x, lo, hi)``; ``\operatorname{mean}(x)`` and
+        ``\operatorname{std}(x)`` of a list (the mean node, and the sentinel ``\cos`` that the
+        source may not use and :func:`_to_tree` reads as the sample standard deviation: an even
+        function, as the standard deviation is, so sympy's cos(−x) = cos(x) stays true)."""
         match = re.match(r"\s*\{([A-Za-z]+)\}\s*", text[index:])
-        if not match or match.group(1) != "clip":
-            name = match.group(1) if match else "?"
-            raise EquationError(f"\\operatorname{{{name}}} is not supported (only clip)")
+        name = match.group(1) if match else "?"
+        if not match or name not in _OPERATORS:
+            raise EquationError(
+                f"\\operatorname{{{name}}} is not supported (only clip, mean and std)")
         start = index + len(match.group(0))
         if not text.startswith("(", start):
-            raise EquationError(r"\operatorname{clip} needs its arguments in parentheses")
+            raise EquationError(rf"\operatorname{{{name}}} needs its arguments in parentheses")
         end = _group(text, start, "(", ")")
         args = _split_args(text[start + 1 : end - 1])
-        if len(args) != 3:
-            raise EquationError(r"\operatorname{clip}(x, lo, hi) takes three arguments")
-        x, lo, hi = (self.convert(a) for a in args)
-        out.append(rf"(\min(\max({x},{lo}),{hi}))")
+        if len(args) != _OPERATORS[name]:
+            raise EquationError(
+                rf"\operatorname{{{name}}} takes {_OPERATORS[name]} argument(s), got {len(args)}")
+        if name == "clip":
+            x, lo, hi = (self.convert(a) for a in args)
+            out.append(rf"(\min(\max({x},{lo}),{hi}))")
+        elif name == "mean":
+            out.append(r"{(\sum_{Z_{q}=0}^{Z_{m}} (" + self.convert(args[0]) + "))}")
+        else:
+            out.append(r"{(\cos (" + self.convert(args[0]) + "))}")
         if re.match(r"\s*\(", text[end:]):
             out.append(r" \cdot ")
         return end
@@ -443,8 +496,12 @@ def _parse(rhs: str) -> Parsed:
         raise EquationError(
             f"it is longer than {MAX_RELATION_CHARS} characters; split it into relations"
         )
+    source = strip_sizing(rhs).replace("\\ ", " ")
     reader = _Reader()
-    converted = reader.convert(strip_sizing(rhs).replace("\\ ", " "))
+    converted = reader.convert(source)
+    if reader.bare & reader.indexed:  # r_i beside r: the free index runs over r's elements
+        reader = _Reader(frozenset(reader.bare & reader.indexed))
+        converted = reader.convert(source)
     from sympy.parsing.latex import parse_latex  # lazily: sympy is slow to import
 
     try:
@@ -452,6 +509,9 @@ def _parse(rhs: str) -> Parsed:
     except Exception as error:  # the parser raises lark errors of many types
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise EquationError(f"sympy cannot parse it ({first})") from None
+    readings = getattr(parsed, "children", None) if not hasattr(parsed, "free_symbols") else None
+    if readings and all(hasattr(r, "free_symbols") and r == readings[0] for r in readings):
+        parsed = readings[0]  # a·b·(c)·(d) grouped two ways: one and the same expression
     if not hasattr(parsed, "free_symbols"):
         raise EquationError("it is ambiguous; put the summand or the argument in braces")
     names = {**reader.names, "Z_{q}": "", "Z_{n}": "", "Z_{m}": ""}
@@ -498,6 +558,8 @@ _OPERATIONS = {
     "Min": "min",
     "Max": "max",
     "Abs": "abs",
+    "binomial": "binomial",
+    "cos": "std",  # \operatorname{std}: the reader's sentinel (the source may not write \cos)
 }
 
 
@@ -534,10 +596,27 @@ def evaluate(parsed: Parsed, env: Mapping[str, Any]) -> Any:
             return _reduce(np.maximum, args)
         if kind == "abs":
             return np.abs(args[0])
+        if kind == "binomial":
+            return _binomial(args[0], args[1])
+        if kind == "std":  # the sample standard deviation, as torch.std and TRL take it
+            return np.std(args[0], axis=-1, ddof=1)
         raise EquationError(f"{kind} cannot be evaluated")
 
     with np.errstate(all="ignore"):
         return walk(parsed.tree)
+
+
+def _choose(n: float, k: float) -> float:
+    """C(n, k) for whole numbers, exactly (``math.comb``): 0 when k < 0 or k > n; NaN for a
+    number that is not whole (the binomial of the lessons counts subsets)."""
+    if not (float(n).is_integer() and float(k).is_integer()) or n < 0:
+        return math.nan
+    return float(math.comb(int(n), int(k))) if 0 <= k <= n else 0.0
+
+
+def _binomial(n: Any, k: Any) -> Any:
+    """``\\binom{n}{k}`` over numpy arrays (broadcast), entry by entry with :func:`_choose`."""
+    return np.vectorize(_choose, otypes=[np.float64])(n, k)
 
 
 def _reduce(function: Any, args: list[Any]) -> Any:
