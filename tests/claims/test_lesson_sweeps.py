@@ -19,6 +19,7 @@ SWEPT = {
     "adaptive-kl-controllers": 45,
     "output-head": 70,
     "preference-reward-model": 52,
+    "verifiable-reward-group-updates": 100,
     "direct-preference-objective": 38,
     "gae-termination-truncation": 60,
     "grpo-group-advantages": 48,

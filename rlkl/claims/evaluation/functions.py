@@ -13,6 +13,7 @@ helpers built on the core (a threshold found from the gradient, a fixed sample).
 from __future__ import annotations
 
 import inspect
+import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -61,6 +62,26 @@ def _bisect_boundary(advantage: float, epsilon: float) -> float:
         else:
             hi = mid
     return 0.5 * (lo + hi)
+
+
+MAX_SIGNAL_GROUP = 16
+
+
+def signal_probability(p: float, group_size: float) -> float:
+    """The probability that a group of independent 0/1 rewards (each 1 with probability ``p``)
+    gives some answer a nonzero GRPO advantage, by enumeration of all 2^G groups: the sum of
+    p^(ones)·(1 − p)^(zeros) over the groups where :func:`rlkl.core.grpo_advantages` is not
+    all zero. A check of the closed form 1 − p^G − (1 − p)^G through the core itself."""
+    prob, size = float(p), float(group_size)
+    if not 0.0 <= prob <= 1.0:
+        raise ValueError(f"p must lie in [0, 1], got {p!r}")
+    if not (size.is_integer() and 2 <= size <= MAX_SIGNAL_GROUP):
+        raise ValueError(f"the group size must be a whole number in [2, {MAX_SIGNAL_GROUP}]")
+    groups = np.array(list(itertools.product((0.0, 1.0), repeat=int(size))))
+    moving = np.any(core.grpo_advantages(groups) != 0.0, axis=-1)
+    ones = groups.sum(axis=-1)
+    weights = prob**ones * (1.0 - prob) ** (size - ones)
+    return float(np.sum(weights[moving]))
 
 
 class BudgetError(ValueError):
@@ -126,6 +147,14 @@ def _clip(x: Any, lo: Any, hi: Any) -> Any:
     return np.clip(x, lo, hi)
 
 
+def _comb(n: Any, k: Any) -> float:
+    """C(n, k), the number of k-subsets of n things (``math.comb``; 0 when k > n)."""
+    nn, kk = float(n), float(k)
+    if not (nn.is_integer() and kk.is_integer() and nn >= 0 and kk >= 0):
+        raise ValueError(f"comb needs whole numbers >= 0, got {n!r} and {k!r}")
+    return float(math.comb(int(nn), int(kk)))
+
+
 def _len(x: Any) -> float:
     """The number of entries of a list along its first axis (a vector's size)."""
     arr = np.asarray(x)
@@ -149,10 +178,12 @@ _BUILTINS: Mapping[str, Callable[..., Any]] = {
     "sum": np.sum,
     "mean": np.mean,
     "len": _len,
+    "comb": _comb,
 }
 _ALIASES: Mapping[str, str] = {"kl": "kl_divergence"}
 _HELPERS: Mapping[str, Callable[..., Any]] = {
     "clip_boundary": clip_boundary,
+    "signal_probability": signal_probability,
     "sampled_approx_kl": sampled_approx_kl,
     "sampled_counts": sampled_counts,
 }
