@@ -20,6 +20,7 @@ SWEPT = {
     "output-head": 70,
     "preference-reward-model": 52,
     "verifiable-reward-group-updates": 100,
+    "reward-proxy-overoptimization": 55,
     "direct-preference-objective": 38,
     "gae-termination-truncation": 60,
     "grpo-group-advantages": 48,

@@ -85,6 +85,7 @@ CALLS: dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]] = {
     # the lesson-level helpers of the binding table
     "clip_boundary": [((2.0, 0.2), {}), ((-2.0, 0.2), {})],
     "signal_probability": [((0.9, 4), {}), ((0.5, 3), {})],
+    "gold_peak": [((1.0, 0.5), {}), ((1.0, 0.5), {"form": "rl"})],
     "sampled_counts": [(([0.7, 0.3], 100, 0), {})],
     "sampled_approx_kl": [(([0.7, 0.3], [0.5, 0.5], 100, 0), {"estimator": "k3"})],
 }

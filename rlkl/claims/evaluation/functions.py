@@ -64,6 +64,33 @@ def _bisect_boundary(advantage: float, epsilon: float) -> float:
     return 0.5 * (lo + hi)
 
 
+def gold_peak(alpha: float, beta: float, form: str = "bon") -> float:
+    """The distance d = √KL where Gao et al.'s gold reward is largest, found by ternary search
+    on :func:`rlkl.core.gold_reward_bon` (``form="bon"``) or ``gold_reward_rl`` (``"rl"``)
+    themselves, not from the closed forms α/(2β) and exp(α/β − 1): a turning-point claim is
+    checked through the core. Needs α > 0 and β > 0 (a peak to find)."""
+    a, b = float(alpha), float(beta)
+    if not (a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b)):
+        raise ValueError("gold_peak needs alpha > 0 and beta > 0")
+    if form not in ("bon", "rl"):
+        raise ValueError(f"form must be 'bon' or 'rl', got {form!r}")
+    gold = core.gold_reward_bon if form == "bon" else core.gold_reward_rl
+
+    def value(d: float) -> float:
+        return float(gold(d, alpha=a, beta=b))
+
+    lo, hi = 0.0, 1.0
+    while value(hi) >= 0.0 and hi < 1e12:  # past the zero crossing: the peak is inside
+        hi *= 2.0
+    for _ in range(300):
+        left, right = lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0
+        if value(left) < value(right):
+            lo = left
+        else:
+            hi = right
+    return 0.5 * (lo + hi)
+
+
 MAX_SIGNAL_GROUP = 16
 
 
@@ -184,6 +211,7 @@ _ALIASES: Mapping[str, str] = {"kl": "kl_divergence"}
 _HELPERS: Mapping[str, Callable[..., Any]] = {
     "clip_boundary": clip_boundary,
     "signal_probability": signal_probability,
+    "gold_peak": gold_peak,
     "sampled_approx_kl": sampled_approx_kl,
     "sampled_counts": sampled_counts,
 }
