@@ -21,6 +21,7 @@ SWEPT = {
     "preference-reward-model": 52,
     "verifiable-reward-group-updates": 100,
     "reward-proxy-overoptimization": 55,
+    "ppo-value-loss-critic": 68,
     "direct-preference-objective": 38,
     "gae-termination-truncation": 60,
     "grpo-group-advantages": 48,
