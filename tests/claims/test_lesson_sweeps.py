@@ -22,6 +22,7 @@ SWEPT = {
     "verifiable-reward-group-updates": 100,
     "reward-proxy-overoptimization": 55,
     "ppo-value-loss-critic": 68,
+    "sft-chat-loss-masks": 70,
     "direct-preference-objective": 38,
     "gae-termination-truncation": 60,
     "grpo-group-advantages": 48,

@@ -67,8 +67,8 @@ _GREEK = {
     "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta",
     "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "pi", "varpi", "rho", "varrho",
     "sigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta",
-    "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega",
-}  # fmt: skip
+    "Theta", "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega", "ell",
+}  # fmt: skip (\ell, a letter too: a per-token loss ℓ_t)
 _PASS = {"frac", "log", "ln", "exp", "min", "max", "sqrt", "cdot", "times", "binom"}
 _RENAMED = {"tfrac": "frac", "dfrac": "frac", "varepsilon": "epsilon"}
 # λ is `lam` in bindings: `lambda` is a word of Python, the bindings' expression language
