@@ -186,6 +186,38 @@ def _split_args(inner: str) -> list[str]:
     return [*args, inner[start:]]
 
 
+def _base(text: str, index: int) -> tuple[str, str, int]:
+    """A symbol's letter (or Greek name) and decoration (``\\hat{A}`` → A, hat), and where
+    it ends."""
+    match = re.match(r"\\(hat|tilde|bar)\s*\{", text[index:])
+    if match:
+        decoration = match.group(1)
+        end = _group(text, index + len(match.group(0)) - 1, "{", "}")
+        inner = text[index + len(match.group(0)) : end - 1].strip()
+        base_match = re.fullmatch(r"\\([A-Za-z]+)|([A-Za-z])", inner)
+        if not base_match or (base_match.group(1) and base_match.group(1) not in _GREEK):
+            raise EquationError(f"\\{decoration}{{{inner}}} is outside the supported subset")
+        return base_match.group(1) or base_match.group(2), decoration, end
+    greek = re.match(r"\\([A-Za-z]+)", text[index:])
+    if greek:
+        return _RENAMED.get(greek.group(1), greek.group(1)), "", index + len(greek.group(0))
+    return text[index], "", index + 1
+
+
+def _subscript(text: str, index: int) -> tuple[str, int]:
+    """The subscript at ``index`` (``_t``, ``_{old}``, ``_\\theta``), or "" when there is none."""
+    if not text.startswith("_", index):
+        return "", index
+    index += 1
+    if text.startswith("{", index):
+        end = _group(text, index, "{", "}")
+        return text[index + 1 : end - 1], end
+    sub = re.match(r"\\[A-Za-z]+|[A-Za-z0-9]", text[index:])
+    if not sub:
+        raise EquationError("a subscript must be a letter, digit or {group}")
+    return sub.group(0), index + len(sub.group(0))
+
+
 def _word_superscript(text: str, index: int) -> tuple[list[str], int]:
     """A superscript of two or more letters at ``index`` (``d^{term}``, ``L^{CLIP}``): part of
     the symbol's name, never a power."""
@@ -262,40 +294,13 @@ class _Reader:
         return "".join(out)
 
     def symbol(self, text: str, index: int, out: list[str]) -> int:
-        decoration = ""
-        match = re.match(r"\\(hat|tilde|bar)\s*\{", text[index:])
-        if match:
-            decoration = match.group(1)
-            end = _group(text, index + len(match.group(0)) - 1, "{", "}")
-            inner = text[index + len(match.group(0)) : end - 1].strip()
-            index = end
-            base_match = re.fullmatch(r"\\([A-Za-z]+)|([A-Za-z])", inner)
-            if not base_match or (base_match.group(1) and base_match.group(1) not in _GREEK):
-                raise EquationError(f"\\{decoration}{{{inner}}} is outside the supported subset")
-            base = base_match.group(1) or base_match.group(2)
-        else:
-            greek = re.match(r"\\([A-Za-z]+)", text[index:])
-            if greek:
-                base = _RENAMED.get(greek.group(1), greek.group(1))
-                index += len(greek.group(0))
-            else:
-                base = text[index]
-                index += 1
+        """One symbol at ``index``: its identifier, what it is applied to, its placeholder."""
+        base, decoration, index = _base(text, index)
         primes = 0
         while index < len(text) and text[index] == "'":
             primes, index = primes + 1, index + 1
         words, index = _word_superscript(text, index)
-        subscript = ""
-        if text.startswith("_", index):
-            index += 1
-            if text.startswith("{", index):
-                end = _group(text, index, "{", "}")
-                subscript, index = text[index + 1 : end - 1], end
-            else:
-                sub = re.match(r"\\[A-Za-z]+|[A-Za-z0-9]", text[index:])
-                if not sub:
-                    raise EquationError("a subscript must be a letter, digit or {group}")
-                subscript, index = sub.group(0), index + len(sub.group(0))
+        subscript, index = _subscript(text, index)
         more, index = _word_superscript(text, index)
         identifier = (_PYTHON_WORDS.get(base, base) + (f"_{decoration}" if decoration else "")
                       + "_prime" * primes
@@ -310,27 +315,33 @@ class _Reader:
             self.elements.add(identifier)  # p_i under \sum_i; r_i beside r: the list r
         elif subscript:
             identifier += f"_{_plain(subscript)}"
-        argument = re.match(r"\(\s*([A-Za-z]'*)\s*\)", text[index:])
-        if argument and argument.group(1) in self.indices:  # r(a) inside \sum_a: an element
-            self.elements.add(identifier)
-            index += len(argument.group(0))
-        elif at := _AT_STATE.match(text, index):  # V(s_t): the value at that state, a symbol
-            identifier += f"_{_plain(at.group(1))}"
-            index = at.end()
-        elif _AT_PARAMETERS.match(text, index):  # ρ_t(θ): its value at the parameters
-            index = _AT_PARAMETERS.match(text, index).end()  # type: ignore[union-attr]
-        elif base in {"pi", "varpi", "Pi"} and text.startswith("(", index):
-            end = _group(text, index, "(", ")")  # π(a|s): the sampled action's probability
-            answer = text[index + 1 : end - 1]
-            if re.fullmatch(r"\s*[A-Za-z]\s*_\s*(\{[A-Za-z0-9]+\}|[A-Za-z0-9])\s*", answer):
-                identifier += f"_{_plain(answer)}"  # π(y_w): the probability of y_w
-            index = end
+        identifier, index = self.applied_to(text, index, base, identifier)
         if "".join(out[-2:]).rstrip().endswith(")"):
             out.append(r" \cdot ")  # (1-d)V: a symbol after a parenthesis is a product
         out.append(self.placeholder(identifier))
         if re.match(r"\s*\(", text[index:]):
             out.append(r" \cdot ")  # juxtaposition is a product, never a function call
         return index
+
+    def applied_to(self, text: str, index: int, base: str, identifier: str) -> tuple[str, int]:
+        """A symbol's identifier once the parenthesis after it is read, if it is an argument:
+        ``r(a)`` under ``\\sum_a`` (an element), ``V(s_t)`` (a value at a state), ``ρ(θ)`` and
+        ``π(a|s)`` (dropped), ``π(y_w)`` (that answer's probability)."""
+        argument = re.match(r"\(\s*([A-Za-z]'*)\s*\)", text[index:])
+        if argument and argument.group(1) in self.indices:  # r(a) inside \sum_a: an element
+            self.elements.add(identifier)
+            return identifier, index + len(argument.group(0))
+        if at := _AT_STATE.match(text, index):  # V(s_t): the value at that state, a symbol
+            return identifier + f"_{_plain(at.group(1))}", at.end()
+        if at := _AT_PARAMETERS.match(text, index):  # ρ_t(θ): its value at the parameters
+            return identifier, at.end()
+        if base in {"pi", "varpi", "Pi"} and text.startswith("(", index):
+            end = _group(text, index, "(", ")")  # π(a|s): the sampled action's probability
+            answer = text[index + 1 : end - 1]
+            if re.fullmatch(r"\s*[A-Za-z]\s*_\s*(\{[A-Za-z0-9]+\}|[A-Za-z0-9])\s*", answer):
+                identifier += f"_{_plain(answer)}"  # π(y_w): the probability of y_w
+            return identifier, end
+        return identifier, index
 
     def function(self, text: str, index: int, name: str, out: list[str]) -> int:
         r"""``\log``, ``\exp``, ``\frac`` …; a ``\log``/``\exp``/``\ln`` applied to a
