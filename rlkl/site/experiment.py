@@ -11,6 +11,10 @@ import tempfile
 from pathlib import Path
 
 SEEDS, UPDATES = 8, 20
+LESSONS = frozenset({"policy-gradient-kl-control", "ppo-clipped-objective"})
+"""The lessons whose question this experiment answers (does clipping the surrogate pay, at a
+matched budget?): only their "Design your experiment" links to it; every other lesson shows
+its own experiment alone."""
 COMMAND = f"rlkl experiment --seeds {SEEDS} --updates {UPDATES} --out runs/site"
 
 

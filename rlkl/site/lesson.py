@@ -23,6 +23,7 @@ from markupsafe import Markup
 
 from rlkl.diagnostics import Diagnostic
 from rlkl.shown import number
+from rlkl.site.experiment import LESSONS as MATCHED_BUDGET_LESSONS
 from rlkl.site.html import href, marked, text
 from rlkl.site.mathml import MathError, to_mathml
 from rlkl.site.plot import clipped_objective_svg
@@ -217,8 +218,10 @@ def lesson_markdown(
         add("change-one-variable", "03 · Change one variable",
             macro("controls")(clipped_objective_svg(record.ppo), control_values(record.ppo)))
     add("example", "04 · Work through an example", macro("example")(lesson, p))
-    add("experiment", "05 · Design your experiment",
-        macro("experiment")(lesson, p, url("experiment.md")))
+    matched_budget = url("experiment.md") if lesson.id in MATCHED_BUDGET_LESSONS else None
+    if lesson.experiment or lesson.labScope or matched_budget:
+        add("experiment", "05 · Design your experiment",
+            macro("experiment")(lesson, p, matched_budget))
     if lesson.limits:
         add("limits", "06 · Limits & reviewer questions", macro("limits")(lesson, p))
     add("check", "Check your understanding",

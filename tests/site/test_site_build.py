@@ -203,6 +203,21 @@ def test_experiment_page_has_table_plot_and_command(site) -> None:
     assert (site / "experiment" / "plot.png").stat().st_size > 1000
 
 
+def test_each_lesson_designs_its_own_experiment_and_only_ppo_links_the_matched_budget_one(
+    site, check
+) -> None:
+    from rlkl.site.experiment import LESSONS
+
+    for record in check.lessons:
+        lesson = record.lesson
+        html = page(site, f"lessons/{lesson.id}")
+        linked = "The matched-budget experiment and how to rerun it" in html.visible
+        assert linked == (lesson.id in LESSONS), lesson.id
+        if lesson.id not in LESSONS:
+            assert lesson.experiment is not None, f"{lesson.id} has no experiment of its own"
+            assert lesson.experiment.design.split(",")[0] in html.visible
+
+
 def test_a_wrong_number_fails_the_build_with_the_located_diagnostic(tmp_path: Path) -> None:
     content = copy_content(tmp_path)
     lesson = content / "ppo-clipped-objective" / "lesson.json"
