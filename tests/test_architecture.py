@@ -29,7 +29,7 @@ LAYERS = [
     {"extract"},
     {"fixtures.fixtures", "fixtures.changes"},
     {"report"},
-    {"listing"},
+    {"listing", "script"},
     {"__init__"},
 ]
 BELOW_CLAIMS = {"rlkl.atomic", "rlkl.cache_dir", "rlkl.core", "rlkl.corpus", "rlkl.diagnostics",

@@ -217,7 +217,7 @@ def lesson_markdown(
     if record.ppo is not None:
         add("change-one-variable", "03 · Change one variable",
             macro("controls")(clipped_objective_svg(record.ppo), control_values(record.ppo)))
-    add("example", "04 · Work through an example", macro("example")(lesson, p))
+    add("example", "04 · Work through an example", macro("example")(lesson, p, record.script))
     matched_budget = url("experiment.md") if lesson.id in MATCHED_BUDGET_LESSONS else None
     if lesson.experiment or lesson.labScope or matched_budget:
         add("experiment", "05 · Design your experiment",

@@ -21,6 +21,7 @@ from pathlib import Path
 from rlkl.cache import Cache
 from rlkl.check import check_paths
 from rlkl.claims.report import Check, LessonReport, Number
+from rlkl.claims.script import lesson_script
 from rlkl.claims.status import Status
 from rlkl.core import CORE_VERSION
 from rlkl.diagnostics import Severity
@@ -103,6 +104,7 @@ class LessonRecord:
     exempt: int
     ppo: PpoPoint | None
     located: Mapping[str, tuple[int, int]]  # /science/i/equation -> 1-based (line, column)
+    script: str = ""  # the Python that recomputes the worked numbers (rlkl.claims.script)
 
 
 @dataclass(frozen=True)
@@ -287,6 +289,7 @@ def _lesson_record(
         report.exempt,
         _ppo_point(report.checks),
         _equations_at(report, document, len(lesson.science)),
+        lesson_script(report),
     )
     return record, rows, exempt_rows
 

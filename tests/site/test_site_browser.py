@@ -188,6 +188,8 @@ def test_quiz_gives_the_answer_away_only_when_asked(visit: Any) -> None:
         assert not any("quiz-key" in r or "distractor" in r or "meant to be wrong" in r
                        for r in records), records
     feedback = quiz.locator(".rlkl-feedback")
+    mistake = v.page.locator(".rlkl-misconception")  # it names a distractor: after the answer
+    assert mistake.count() == 1 and mistake.is_hidden()
     wrong = next(n for n in range(len(shown)) if n != key)
     quiz.locator(f"label[for=rlkl-choice-{wrong}]").click()
     v.page.keyboard.press("ArrowDown")  # the selection moves; nothing is revealed
@@ -196,7 +198,7 @@ def test_quiz_gives_the_answer_away_only_when_asked(visit: Any) -> None:
     quiz.locator(".rlkl-check-answer").click()
     assert feedback.inner_text().startswith("Not quite.")
     assert f"the computed answer is option {key + 1}." in feedback.inner_text()
-    assert quiz.locator(".rlkl-answers").is_visible()
+    assert quiz.locator(".rlkl-answers").is_visible() and mistake.is_visible()
     assert "rlkl-wrong" in (quiz.locator(".rlkl-option").nth(wrong).get_attribute("class") or "")
     quiz.locator(f"label[for=rlkl-choice-{key}]").click()
     quiz.locator(".rlkl-check-answer").click()

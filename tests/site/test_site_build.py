@@ -218,6 +218,14 @@ def test_each_lesson_designs_its_own_experiment_and_only_ppo_links_the_matched_b
             assert lesson.experiment.design.split(",")[0] in html.visible
 
 
+def test_each_lesson_shows_the_python_that_recomputes_its_numbers(site, check) -> None:
+    for record in check.lessons:
+        html = page(site, f"lessons/{record.lesson.id}")
+        codes = [c for c in html.all("code") if "language-python" in (c.get("class") or "")]
+        assert len(codes) == 1 and record.script, record.lesson.id
+        assert "from rlkl.core import" in html.visible
+
+
 def test_a_wrong_number_fails_the_build_with_the_located_diagnostic(tmp_path: Path) -> None:
     content = copy_content(tmp_path)
     lesson = content / "ppo-clipped-objective" / "lesson.json"

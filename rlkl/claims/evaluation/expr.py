@@ -34,7 +34,7 @@ MAX_LENGTH = 500
 MAX_POWER = 64
 MAX_DEPTH = 40
 
-_PROSE_OPERATORS = str.maketrans({"×": "*", "·": "*", "÷": "/", "\u2212": "-"})
+PROSE_OPERATORS = str.maketrans({"×": "*", "·": "*", "÷": "/", "\u2212": "-"})
 
 
 class ExprError(ValueError):
@@ -80,7 +80,7 @@ def _parse(source: str) -> ast.Expression:
     try:
         with warnings.catch_warnings():  # "invalid escape sequence" is the parse's, never printed
             warnings.simplefilter("ignore")
-            tree = ast.parse(source.translate(_PROSE_OPERATORS).strip(), mode="eval")
+            tree = ast.parse(source.translate(PROSE_OPERATORS).strip(), mode="eval")
     except SyntaxError as exc:
         raise ExprError(f"not a valid expression: {exc.msg}") from None
     except (RecursionError, MemoryError, ValueError):
