@@ -106,6 +106,10 @@ HOME_TEXT = """\
 Every number in these lessons is recomputed by [rlkl](https://pypi.org/project/rlkl/) when
 the site is built. Start with the [lessons](lessons/index.md); the
 [verification report](report.md) lists every number and how it was checked.
+
+## The lessons, in learning order
+
+<!-- rlkl:learning-path -->
 """
 
 

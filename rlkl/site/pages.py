@@ -7,7 +7,7 @@ schema references are rendered from rlkl's own code (trusted Markdown).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,17 +41,48 @@ def subbranch_of(record: LessonRecord) -> str:
 
 
 def grouped(
-    lessons: Iterable[LessonRecord],
+    lessons: Iterable[LessonRecord], order: Sequence[str] = (),
 ) -> list[tuple[Branch, list[tuple[str, list[LessonRecord]]]]]:
-    """Lessons by branch, then sub-branch, then name: one order for catalog and navigation."""
+    """Lessons by branch, then sub-branch, in learning order: one order for the catalog, the
+    navigation and the home page.
+
+    ``order`` is the catalog's (each lesson after its prerequisites): a branch or sub-branch
+    comes where its first lesson does, and a lesson the catalog does not list comes after the
+    listed ones, by name."""
+    place = {lesson_id: index for index, lesson_id in enumerate(order)}
+
+    def key(record: LessonRecord) -> tuple[int, str]:
+        return place.get(record.lesson.id, len(place)), record.lesson.name.casefold()
+
     tree: dict[Branch, dict[str, list[LessonRecord]]] = {}
-    for record in lessons:
+    for record in sorted(lessons, key=key):
         tree.setdefault(branch_of(record), {}).setdefault(subbranch_of(record), []).append(record)
-    return [
-        (branch, [(sub, sorted(items, key=lambda r: r.lesson.name.casefold()))
-                  for sub, items in sorted(subs.items(), key=lambda kv: kv[0].casefold())])
-        for branch, subs in sorted(tree.items(), key=lambda kv: kv[0].title.casefold())
+    return [(branch, list(subs.items())) for branch, subs in tree.items()]  # insertion order
+
+
+def learning_order(check: SiteCheck) -> tuple[str, ...]:
+    """The catalog's order of lesson ids: the learning path (each lesson after its
+    prerequisites, which the corpus check and the shipped catalog's tests hold)."""
+    return tuple(c.id for c in check.catalog)
+
+
+LEARNING_PATH = "<!-- rlkl:learning-path -->"
+"""Written on a site's home page (``index.md``), it is replaced by the published lessons in
+learning order."""
+
+
+def learning_path(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
+    """The published lessons as one numbered path, in learning order, each with its
+    sub-branch and summary: a placeholder for a page's Markdown and its HTML block."""
+    summaries = {c.id: c.summary for c in check.catalog}
+    steps = [
+        (sub, [Link(r.lesson.name, url(f"lessons/{r.lesson.id}.md"),
+                    summaries.get(r.lesson.id) or r.lesson.tagline or "") for r in items])
+        for _, subs in grouped(check.lessons, learning_order(check))
+        for sub, items in subs
     ]
+    blocks = Blocks()
+    return blocks.add(macros("pages.html")("path")(steps)), tuple(blocks.items)
 
 
 def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
@@ -68,14 +99,15 @@ def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, 
                 for sub, items in subs
             ],
         )
-        for branch, subs in grouped(check.lessons)
+        for branch, subs in grouped(check.lessons, learning_order(check))
     ]
     planned = [Link(c.title, None, c.summary) for c in check.catalog
                if c.status == "planned" and c.id not in published]
     html = macros("pages.html")("catalog")(groups, planned)
     intro = (
         "Every lesson below was built only after `rlkl check` verified every number in it. "
-        "Lessons are grouped by branch and sub-branch, as in the navigation."
+        "They are listed in learning order, each after its prerequisites, and grouped by "
+        "branch and sub-branch, as in the navigation."
     )
     blocks = Blocks()
     markdown = f"---\ntitle: Lessons\n---\n\n# Lessons\n\n{intro}\n{blocks.add(html)}"

@@ -33,10 +33,13 @@ from rlkl.resources import schema_dir
 from rlkl.rules import SelectorError
 from rlkl.site.lesson import Link, fill, hold_back, lesson_markdown, put_back
 from rlkl.site.pages import (
+    LEARNING_PATH,
     catalog_markdown,
     cli_markdown,
     configuration_markdown,
     grouped,
+    learning_order,
+    learning_path,
     report_markdown,
     rules_markdown,
     schema_markdown,
@@ -125,9 +128,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         from rlkl.render import render
 
         def url_from(source: str) -> Any:
-            def url(target: str) -> str:
-                return get_relative_url(_url(target, directory_urls), _url(source, directory_urls))
-            return url
+            return _links_from(source, directory_urls)
 
         summaries = {c.id: c.summary for c in check.catalog}
         planned = {c.id: Link(c.title, None, c.summary) for c in check.catalog}
@@ -173,7 +174,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         if not isinstance(nav, list):
             return nav
         lessons: list[Any] = [{"Catalog": CATALOG}]
-        for branch, subs in grouped(check.lessons):
+        for branch, subs in grouped(check.lessons, learning_order(check)):
             lessons.append({
                 branch.title: [
                     {str(escape(sub)): [
@@ -202,6 +203,18 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, abs_src_path=str(ASSETS / Path(uri).name)))
         return files
+
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Any, config: MkDocsConfig, files: Files
+    ) -> str:
+        """The home page's learning-path marker, replaced by the lessons in learning order."""
+        if LEARNING_PATH not in markdown or self.check is None:
+            return markdown
+        uri = page.file.src_uri
+        links = _links_from(uri, bool(config.use_directory_urls))
+        placeholder, blocks = learning_path(self.check, links)
+        self.blocks[uri] = blocks  # a hand-written page: these are its only blocks
+        return markdown.replace(LEARNING_PATH, placeholder, 1)
 
     def on_page_content(
         self, html: str, /, *, page: Any, config: MkDocsConfig, files: Files
@@ -238,6 +251,15 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             server.watch(str(self.content))
         self.jobs = 1  # rebuilds run beside the server's threads: no processes forked there
         return server
+
+
+def _links_from(source: str, directory_urls: bool) -> Any:
+    """The function giving the relative URL of a page (``lessons/x.md``) from page ``source``."""
+
+    def url(target: str) -> str:
+        return get_relative_url(_url(target, directory_urls), _url(source, directory_urls))
+
+    return url
 
 
 def _url(uri: str, directory_urls: bool) -> str:

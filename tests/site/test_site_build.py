@@ -112,6 +112,20 @@ def test_catalog_and_navigation_grouped_by_branch_and_sub_branch(site, check) ->
         assert (record.lesson.subbranch or "General") in nav
 
 
+def test_home_page_and_catalog_list_the_lessons_in_learning_order(site, check) -> None:
+    """The catalog's order is the learning path (each lesson after its prerequisites): the
+    home page lists the published lessons in it, and so do the catalog page's groups."""
+    published = {r.lesson.id for r in check.lessons}
+    order = [c.id for c in check.catalog if c.id in published]
+    home = (site / "index.html").read_text("utf-8")
+    path = home[home.index("rlkl-path"):]
+    linked = re.findall(r"href=\"?lessons/([a-z0-9-]+)/", path)
+    assert linked == order
+    catalog = (site / "lessons/index.html").read_text("utf-8")
+    listed = re.findall(r"<li><a href=\"?([a-z0-9-]+)/", catalog)
+    assert [x for x in listed if x in published] == order
+
+
 def test_every_internal_link_and_asset_resolves_and_nothing_is_remote(site) -> None:
     for html_file in site.rglob("*.html"):
         parsed = page(html_file.parent, "") if html_file.name == "index.html" else None
