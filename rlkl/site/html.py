@@ -8,6 +8,7 @@ can end a raw HTML block in the Markdown the page is embedded in.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
@@ -20,6 +21,29 @@ def text(value: object) -> Markup:
     """``value`` as escaped HTML text (newlines kept as character references)."""
     escaped = str(escape(str(value)))
     return Markup(escaped.replace("\r", "&#13;").replace("\n", "&#10;"))
+
+
+# A symbol with a subscript as lessons write it in prose: one letter (Latin or Greek, perhaps
+# with a combining hat, a star or a prime) not inside a word, "_", then up to four letters or
+# digits or a {group}: π_ref, Â_t, y_w, V_{t+1}. Identifiers (dpo_loss, n_steps) are left alone.
+_SUBSCRIPTED = re.compile(
+    r"(?<![\w\u0300-\u036f])([^\W\d_][\u0300-\u036f]?[*'′]?)_"
+    r"(?:\{([^{}\s]{1,12})\}|([^\W_]{1,4}))(?![\w])"
+)
+
+
+def prose(value: str) -> Markup:
+    """``value`` as escaped text with the subscripts of its symbols set as subscripts
+    (``π_ref`` → π<sub>ref</sub>); everything else exactly as :func:`text` gives it."""
+    parts: list[str] = []
+    at = 0
+    for match in _SUBSCRIPTED.finditer(value):
+        parts.append(text(value[at : match.start()]))
+        parts.append(Markup("{}<sub>{}</sub>").format(
+            text(match.group(1)), text(match.group(2) or match.group(3))))
+        at = match.end()
+    parts.append(text(value[at:]))
+    return Markup("".join(parts))
 
 
 def mark(item: Mark) -> Markup:
@@ -36,16 +60,17 @@ def mark(item: Mark) -> Markup:
 
 
 def marked(value: str, marks: Sequence[Mark]) -> Markup:
-    """``value`` escaped, each of its ``marks`` (sorted, non-overlapping spans) wrapped."""
+    """``value`` escaped (:func:`prose`), each of its ``marks`` (sorted, non-overlapping
+    spans) wrapped."""
     parts: list[str] = []
     at = 0
     for item in marks:
         if item.start < at or item.end > len(value) or value[item.start : item.end] != item.text:
             continue  # a mark that does not fit the text is left as plain text
-        parts.append(text(value[at : item.start]))
+        parts.append(prose(value[at : item.start]))
         parts.append(mark(item))
         at = item.end
-    parts.append(text(value[at:]))
+    parts.append(prose(value[at:]))
     return Markup("".join(parts))
 
 

@@ -206,6 +206,20 @@ def test_quiz_gives_the_answer_away_only_when_asked(visit: Any) -> None:
     v.clean()
 
 
+def test_the_keyboard_reaches_the_check_question_before_the_marked_numbers(visit: Any) -> None:
+    """A lesson's first stop is a link past its many marked numbers to the question."""
+    v = visit("lessons/ppo-clipped-objective/")
+    first = v.page.evaluate(
+        "() => { const f = [...document.querySelectorAll('article a[href], article [tabindex]')]"
+        ".find(e => e.tabIndex >= 0); return [f.className, f.getAttribute('href')]; }")
+    assert first == ["rlkl-skip", "#check"]
+    v.page.focus(".rlkl-skip")
+    assert v.page.locator(".rlkl-skip").is_visible()
+    v.page.keyboard.press("Enter")
+    assert v.page.evaluate("() => location.hash") == "#check"
+    v.clean()
+
+
 def test_quiz_is_readable_without_javascript(visit: Any) -> None:
     v = visit("lessons/ppo-clipped-objective/", javascript=False)
     answers = v.page.locator(".rlkl-answers")

@@ -92,6 +92,29 @@ def test_marks_escape_text_and_attributes() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("written", "html"),
+    [
+        ("π_ref and Â_t", "π<sub>ref</sub> and Â<sub>t</sub>"),
+        ("V_{t+1} − V(s_t)", "V<sub>t+1</sub> − V(s<sub>t</sub>)"),
+        # identifiers and anything else with an underscore stay as written
+        ("dpo_loss, n_steps, ignore_index=-100, a_b_c",
+         "dpo_loss, n_steps, ignore_index=-100, a_b_c"),
+        # the subscript is text like any other: escaped
+        ("x_{<b>} & y_<i>", "x<sub>&lt;b&gt;</sub> &amp; y_&lt;i&gt;"),
+    ],
+)
+def test_symbols_in_prose_get_their_subscripts_and_nothing_else_changes(
+    written: str, html: str
+) -> None:
+    assert marked(written, []) == html
+
+
+def test_a_subscript_beside_a_marked_number_keeps_the_mark() -> None:
+    out = marked("r_w = 1.5", [Mark(6, 9, "1.5", "input", "d")])
+    assert str(out).startswith("r<sub>w</sub> = <span class=\"rlkl-num rlkl-input\"")
+
+
 def test_a_mark_that_does_not_fit_the_text_is_plain_text() -> None:
     assert marked("x 1.4", [Mark(2, 5, "1.5", "verified", "d")]) == "x 1.4"
 
