@@ -27,3 +27,15 @@ def test_codes_are_well_formed() -> None:
     for code, entry in CODES.items():
         assert re.fullmatch(r"RLKL[1-9]\d\d", code)
         assert entry.meaning and entry.meaning == entry.meaning.strip()
+
+
+def test_the_readme_states_the_corpus_line_rlkl_check_prints() -> None:
+    """The README's quick start quotes what the first command prints for the shipped content."""
+    from rlkl.check import check_paths
+    from rlkl.render import render
+
+    result = check_paths([REPO / "content"])
+    printed = render(result.diagnostics, result.summary(), "text").strip().splitlines()[-1]
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    quoted = re.search(r"\(`(rlkl: \d+ files, [^`]+)`\)", readme)
+    assert quoted is not None and quoted.group(1) == printed
