@@ -23,12 +23,12 @@ def test_answer_key_moved_also_flags_the_old_key(tmp_path: Path) -> None:
     folder = copy_lesson(tmp_path, LESSON)
     edit_once(folder, '"answer": 0', '"answer": 2')
     result = check_paths([folder])
-    assert find(result, "RLKL407", "/check/options/0")  # −1.6 is now a "distractor"
+    assert find(result, "RLKL407", "/check/options/0")  # −0.8 is now a "distractor"
 
 
 def test_quiz_input_changed_breaks_explanation_and_condition(tmp_path: Path) -> None:
     folder = copy_lesson(tmp_path, LESSON)
-    edit_once(folder, "ratio ρ = 0.5 and advantage", "ratio ρ = 0.9 and advantage")
+    edit_once(folder, "ratio ρ = 0.7 and advantage", "ratio ρ = 0.9 and advantage")
     result = check_paths([folder])
     assert find(result, "RLKL406", "/check/explanation")
     assert find(result, "RLKL401", "/check/explanation")  # raw product, clipped, inverted
