@@ -67,10 +67,10 @@ def test_consequences_of_one_wrong_digit_are_one_summary_line(tmp_path: Path) ->
 
 def test_a_failing_claim_shows_the_expression_and_list_inputs_apart(tmp_path: Path) -> None:
     space = Workspace.copy(tmp_path, KL_DIRECTIONS)
-    space.edit("0.087177 is the reversed", "0.087178 is the reversed", lesson=KL_DIRECTIONS)
+    space.edit("0.022582 is the reversed", "0.022583 is the reversed", lesson=KL_DIRECTIONS)
     [message] = [d.message for d in space.check(KL_DIRECTIONS).diagnostics if d.code == "RLKL401"]
-    assert "kl_divergence(p_new, p_old)" in message
-    assert "p_new = [" in message and "p_old = [" in message
+    assert "kl_divergence(quiz_new, p_old)" in message
+    assert "quiz_new = [" in message and "p_old = [" in message
     assert "kl_divergence([" not in message
 
 
