@@ -134,10 +134,12 @@ def test_rloo_numbers() -> None:
     _, var_none_shift = moments(pi, shifted, 4, "none")
     assert moments(pi, shifted, 4, "rloo")[1] == var_loo
     written(lesson, "jumps to {}, while RLOO stays at {}", [var_none_shift, var_loo])
-    written(lesson, '"{}, because its baseline is the mean reward of the other', [adv[1]])
+    quiz = [F(1), F(0), F(0), F(0), F(1)]  # the question's group of five; its first sample
+    written(lesson, '"{}, because its baseline is the mean reward of the other',
+            [quiz[0] - (sum(quiz) - quiz[0]) / 4])  # fmt: skip
     written(lesson, '"{}, because its baseline is the mean reward of the whole',
-            [rs[1] - sum(rs) / 4])  # fmt: skip
-    written(lesson, '"{}, because its baseline is the expected reward', [rs[1] - F(3, 5)])
+            [quiz[0] - sum(quiz) / 5])  # fmt: skip
+    written(lesson, '"{}, because its baseline is the expected reward', [quiz[0] - F(3, 5)])
 
 
 # --- GRPO -----------------------------------------------------------------------------------
@@ -169,11 +171,13 @@ def test_grpo_numbers() -> None:
     rho = 0.4 / 0.5  # π_ref / π_θ
     k3 = rho - math.log(rho) - 1
     written(lesson, "Its k3 estimate is {} nats, and with β = 0.04 it adds {}", [k3, 0.04 * k3])
-    inverted = 1 / rho - math.log(1 / rho) - 1
-    written(lesson, '"{}, because with ρ = π_ref/π_θ', [k3])
+    quiz_rho = 0.6 / 0.8  # the question's token: π_ref / π_θ
+    quiz_k3 = quiz_rho - math.log(quiz_rho) - 1
+    inverted = 1 / quiz_rho - math.log(1 / quiz_rho) - 1
+    written(lesson, '"{}, because with ρ = π_ref/π_θ', [quiz_k3])
     written(lesson, '"{}, because the ratio is π_θ over π_ref', [inverted])
-    written(lesson, '"{}, because the per-token KL is log', [-math.log(rho)])
-    written(lesson, "and ρ is {} here. Inverting the ratio gives {},", [rho, inverted])
+    written(lesson, '"{}, because the per-token KL is log', [-math.log(quiz_rho)])
+    written(lesson, "and ρ is {} here. Inverting the ratio gives {},", [quiz_rho, inverted])
 
 
 # --- adaptive KL control ------------------------------------------------------------------------
@@ -197,10 +201,13 @@ def test_adaptive_kl_numbers() -> None:
     written(lesson, "β rose by only {}%, because the error was clipped from {} to {}",
             [100 * (proportional[0] - 1), kls[0] / target - 1, F(1, 5)])  # fmt: skip
     written(lesson, "doubling β takes {} updates", [math.log(2) / math.log(1.02)])
-    written(lesson, '"{}, because the relative error of 4 is clipped', [proportional[0]])
-    written(lesson, '"{}, because the relative error of 4 times the gain raises β by {}%',
-            [1 + F(1, 10) * 4, 100 * F(1, 10) * 4])  # fmt: skip
-    written(lesson, '"{}, because a KL above 1.5 times', [halve_double[0]])
+    quiz_kl, quiz_gain = F(3, 100), F(5, 100)  # the question's KL and gain
+    quiz_error = quiz_kl / target - 1
+    written(lesson, '"{}, because the relative error of 2 is clipped',
+            [1 + quiz_gain * min(quiz_error, F(1, 5))])  # fmt: skip
+    written(lesson, '"{}, because the relative error of 2 times the gain raises β by {}%',
+            [1 + quiz_gain * quiz_error, 100 * quiz_gain * quiz_error])  # fmt: skip
+    written(lesson, '"{}, because a KL above 1.5 times', [2 if quiz_kl > F(3, 2) * target else 1])
 
 
 # --- DPO ------------------------------------------------------------------------------------
@@ -229,7 +236,8 @@ def test_dpo_numbers() -> None:
     at_star = loss(0, 1, star, ref)
     written(lesson, "the loss is {}, the Bradley–Terry negative log-likelihood of the preference: "
             "σ({}) = {}", [at_star, 1.0, float(torch.sigmoid(t64([1.0])))])  # fmt: skip
-    written(lesson, '"{}, because at π* the implicit reward margin', [at_star])
-    written(lesson, '"{}, because the margin is β·log(π*(A)/π*(B))',
-            [loss(0, 1, star, torch.ones(3, dtype=torch.float64))])  # fmt: skip
-    written(lesson, '"{}, because the loss is −log σ of B', [loss(1, 0, star, ref)])
+    # the question's pair: A over C
+    written(lesson, '"{}, because at π* the implicit reward margin', [loss(0, 2, star, ref)])
+    written(lesson, '"{}, because the margin is β·log(π*(A)/π*(C))',
+            [loss(0, 2, star, torch.ones(3, dtype=torch.float64))])  # fmt: skip
+    written(lesson, '"{}, because the loss is −log σ of C', [loss(2, 0, star, ref)])
