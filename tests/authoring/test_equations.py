@@ -383,6 +383,11 @@ READ_NOW_FAULTS = [
     # a truncated step that does not bootstrap
     ("gae-termination-truncation", r"\\delta_t=r_t+\\gamma V(s_{t+1})-V(s_t)",
      r"\\delta_t=r_t-V(s_t)+0", "/science/1/equation", r"\delta_t"),
+    # PPO's derivative: the negative-advantage case clipped at 1 + ε instead of 1 − ε
+    ("ppo-clipped-objective", r"\\hat{A}_t<0,\\ \\rho_t<1-\\epsilon",
+     r"\\hat{A}_t<0,\\ \\rho_t<1+\\epsilon", "/science/1/equation",
+     r"\frac{\partial}{\partial\log\pi_\theta(a_t\mid s_t)}\min(\rho_t\hat{A}_t,"
+     r"\operatorname{clip}(\rho_t,1-\epsilon,1+\epsilon)\hat{A}_t)"),
     # GRPO's ε added to the numerator
     ("grpo-group-advantages", r"\\operatorname{std}(r)+\\epsilon}",
      r"\\operatorname{std}(r)}+\\epsilon", "/science/0/equation", "A_i"),
@@ -412,6 +417,24 @@ def test_std_is_the_sample_standard_deviation_and_a_free_index_runs_over_the_lis
         parse_relation(r"\operatorname{var}(r)")
     with pytest.raises(EquationError, match="outside"):
         parse_relation(r"\cos x")  # the reader's own sentinel for std is not the source's
+
+
+def test_cases_are_read_piecewise_first_row_that_holds() -> None:
+    piecewise = parse_relation(
+        r"\begin{cases}0 & \hat{A}_t>0,\ \rho_t>1+\epsilon\\ -1 & \rho_t\leq 0.5"
+        r"\\ \rho_t\hat{A}_t & \text{otherwise}\end{cases}"
+    )
+    assert piecewise.identifiers == ("A_hat_t", "epsilon", "rho_t")
+    got = evaluate(piecewise, {"rho_t": np.array([1.4, 1.4, 0.5, 0.9]),
+                               "A_hat_t": np.array([2.0, -2.0, 2.0, 2.0]), "epsilon": 0.2})
+    np.testing.assert_allclose(got, [0.0, -2.8, -1.0, 1.8])
+    with pytest.raises(EquationError, match="one comparison"):
+        parse_relation(r"\begin{cases}1 & x \end{cases}")
+    with pytest.raises(EquationError, match="one &"):
+        parse_relation(r"\begin{cases}1 \end{cases}")
+    # a comma inside the cases does not split the relation
+    cases = r"g=\begin{cases}0 & a>0,\ b>0\\ 1 & \text{otherwise}\end{cases}"
+    assert [r.lhs for r in split_relations(cases)] == ["g"]
 
 
 def test_cases_superscript_names_and_values_at_a_state() -> None:

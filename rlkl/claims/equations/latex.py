@@ -35,6 +35,9 @@ unreadable, ``RLKL432``, and must be exempt with a reason):
   argument (``\exp(a)+\exp(b)``, ``\log(a)-\log(b)``);
 * ``\sigma(x)``, σ applied to a parenthesised argument, is the logistic function
   1/(1 + exp(−x)); a σ without one is a symbol (a standard deviation);
+* a right-hand side that is one ``\begin{cases}…\end{cases}``: piecewise, the value of the
+  first row whose comparisons (``>``, ``<``, ``\geq``, ``\leq``, joined by ``,`` or ``\ ``)
+  all hold; ``\text{otherwise}`` always holds;
 * separators between relations: ``\quad``, ``\qquad``, ``,``, ``;``, ``:`` and ``\ `` outside
   brackets; a part without ``=`` (a condition such as ``a\sim\pi_{old}``) is not a relation,
   nor is a part that ends with ``:`` (``d_t=1:\ \delta_t=…`` states a case);
@@ -115,13 +118,14 @@ class Parsed:
 
 
 def _depths(text: str) -> list[int]:
-    """The bracket depth before each character of ``text`` (``{([`` open, ``})]`` close)."""
+    """The bracket depth before each character of ``text`` (``{([`` open, ``})]`` close; an
+    environment, ``\\begin{cases}`` … ``\\end{cases}``, is a bracket too)."""
     out, depth = [], 0
-    for char in text:
-        if char in "})]":
+    for index, char in enumerate(text):
+        if char in "})]" or text.startswith("\\end{", index):
             depth = max(depth - 1, 0)
         out.append(depth)
-        if char in "{([":
+        if char in "{([" or text.startswith("\\begin{", index):
             depth += 1
     return out
 
@@ -507,6 +511,9 @@ def _parse(rhs: str) -> Parsed:
         raise EquationError(
             f"it is longer than {MAX_RELATION_CHARS} characters; split it into relations"
         )
+    cases = _CASES.fullmatch(strip_sizing(rhs).strip())
+    if cases:
+        return _piecewise(cases.group(1))
     source = strip_sizing(rhs).replace("\\ ", " ")
     reader = _Reader()
     converted = reader.convert(source)
@@ -532,6 +539,46 @@ def _parse(rhs: str) -> Parsed:
         raise EquationError("it is nested too deeply") from None
     used = sorted({names[str(symbol)] for symbol in parsed.free_symbols} - {""})
     return Parsed(tree, tuple(used), frozenset(reader.elements))
+
+
+_CASES = re.compile(r"\\begin\{cases\}(.*)\\end\{cases\}", re.DOTALL)
+_COMPARISON = re.compile(r"\\geq?(?![a-zA-Z])|\\leq?(?![a-zA-Z])|[<>]")
+_OTHERWISE = re.compile(r"\\text\{\s*otherwise\s*\}|\\text\{\s*else\s*\}")
+
+
+def _piecewise(body: str) -> Parsed:
+    r"""``\begin{cases} v_1 & c_1 \\ v_2 & c_2 \\ … \end{cases}``: the value of the first row
+    whose conditions all hold (``a>b``, ``a<b``, ``\geq``, ``\leq``, joined by ``,`` or ``\ ``;
+    ``\text{otherwise}`` always holds). Each value and each side of a comparison is read as a
+    right-hand side of its own."""
+    rows, parts = [], [r for r in re.split(r"\\\\", body) if r.strip()]
+    used: set[str] = set()
+    elements: set[str] = set()
+    for row in parts:
+        if row.count("&") != 1:
+            raise EquationError("each row of a cases environment needs one & (value & condition)")
+        value_text, condition_text = row.split("&")
+        value = _parse(value_text.strip())
+        used.update(value.identifiers)
+        elements |= value.elements
+        conditions = []
+        if not _OTHERWISE.fullmatch(condition_text.strip()):
+            for clause in re.split(r",|\\ ", condition_text):
+                if not clause.strip():
+                    continue
+                ops = list(_COMPARISON.finditer(clause))
+                if len(ops) != 1:
+                    raise EquationError(f"a case condition must be one comparison: {clause!r}")
+                left, right = clause[: ops[0].start()], clause[ops[0].end() :]
+                sides = [_parse(side.strip()) for side in (left, right)]
+                for side in sides:
+                    used.update(side.identifiers)
+                    elements |= side.elements
+                conditions.append((ops[0].group(0), sides[0].tree, sides[1].tree))
+        rows.append((value.tree, tuple(conditions)))
+    if not rows:
+        raise EquationError("an empty cases environment")
+    return Parsed(("piecewise", tuple(rows)), tuple(sorted(used)), frozenset(elements))
 
 
 def _to_tree(node: Any, names: Mapping[str, str]) -> Tree:
@@ -584,6 +631,8 @@ def evaluate(parsed: Parsed, env: Mapping[str, Any]) -> Any:
         kind = node[0]
         if kind == "num":
             return node[1]
+        if kind == "piecewise":
+            return _select(node[1], walk)
         if kind == "sym":
             return env[node[1]]
         if kind == "sum":
@@ -628,6 +677,26 @@ def _choose(n: float, k: float) -> float:
 def _binomial(n: Any, k: Any) -> Any:
     """``\\binom{n}{k}`` over numpy arrays (broadcast), entry by entry with :func:`_choose`."""
     return np.vectorize(_choose, otypes=[np.float64])(n, k)
+
+
+_COMPARE = {">": np.greater, "<": np.less, "\\ge": np.greater_equal, "\\geq": np.greater_equal,
+            "\\le": np.less_equal, "\\leq": np.less_equal}
+
+
+def _select(rows: Any, walk: Any) -> Any:
+    """The piecewise value: each row's value where its conditions hold and no earlier row's do."""
+    values, holds = [], []
+    for value, conditions in rows:
+        held: Any = True
+        for op, left, right in conditions:
+            held = np.logical_and(held, _COMPARE[op](walk(left), walk(right)))
+        values.append(walk(value))
+        holds.append(held)
+    shape = np.broadcast_shapes(*(np.shape(v) for v in values), *(np.shape(h) for h in holds))
+    result = np.select([np.broadcast_to(h, shape) for h in holds],
+                       [np.broadcast_to(np.asarray(v, dtype=np.float64), shape) for v in values],
+                       default=np.nan)
+    return result[()] if result.ndim == 0 else result
 
 
 def _reduce(function: Any, args: list[Any]) -> Any:
