@@ -23,20 +23,31 @@ from rlkl.shown import PAGE, shown
 
 __all__ = ["lesson_script"]
 
-_TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\[\s*\d+\s*\])?\s*=\s*(.+)$", re.DOTALL)
+_TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\[\s*(\d+)\s*\])?\s*=\s*(.+)$", re.DOTALL)
 _NUMPY = {"exp", "log", "log2", "sqrt", "sum", "mean", "clip"}  # the table's numpy built-ins
 _BUILTIN = {"min", "max", "abs", "len"}
 _HIDDEN = ("/check/", "/misconception")  # the question and its mistakes: asked, not shown
 
 
-def _outputs(checks: Iterable[Check]) -> dict[str, tuple[str, Check]]:
-    """Each computed quantity outside the check question: its expression and first check."""
+def _outputs(checks: Iterable[Check]) -> dict[str, tuple[str, Check, Any]]:
+    """Each computed quantity outside the check question: its expression, first check and
+    value (a list output's elements, ``z[0]``, ``z[1]``…, put back together)."""
     found: dict[str, tuple[str, Check]] = {}
+    elements: dict[str, dict[int, Any]] = {}
     for check in checks:
         match = _TARGET.match(check.expression) if check.kind == "output" else None
-        if match and not check.pointer.startswith(_HIDDEN) and match.group(1) not in found:
-            found[match.group(1)] = (_python(match.group(2)), check)
-    return found
+        if not match or check.pointer.startswith(_HIDDEN):
+            continue
+        name, index = match.group(1), match.group(2)
+        found.setdefault(name, (_python(match.group(3)), check))
+        if index is not None:
+            elements.setdefault(name, {}).setdefault(int(index), check.computed)
+    return {
+        name: (expression, check,
+               [elements[name][i] for i in sorted(elements[name])] if name in elements
+               else check.computed)
+        for name, (expression, check) in found.items()
+    }
 
 
 def _python(expression: str) -> str:
@@ -76,7 +87,7 @@ def _plain(value: Any) -> str:
     return repr(value)
 
 
-def _ordered(outputs: Mapping[str, tuple[str, Check]]) -> list[str]:
+def _ordered(outputs: Mapping[str, tuple[str, Check, Any]]) -> list[str]:
     """The outputs in their order in the lesson, each after the outputs it reads."""
     done: list[str] = []
     waiting = list(outputs)
@@ -100,12 +111,10 @@ def _imports(expressions: Iterable[str]) -> list[str]:
     for name in sorted(called):
         if name in _BUILTIN:
             continue
-        if name in CONSTANTS:
+        if name in CONSTANTS or name == "comb":
             groups.setdefault("math", set()).add(name)
         elif name in _NUMPY:
             groups.setdefault("numpy", set()).add(name)
-        elif name == "comb":
-            groups.setdefault("math", set()).add(name)
         elif name in core.__all__:
             groups.setdefault("rlkl.core", set()).add(name)
         elif name == "kl":
@@ -125,32 +134,19 @@ def lesson_script(report: LessonReport) -> str:
     if not outputs:
         return ""
     inputs: dict[str, Any] = {}
-    for _, check in outputs.values():
+    for _, check, _ in outputs.values():
         for name, value in check.inputs.items():
             if name not in outputs:
                 inputs.setdefault(name, value)
     stated = [n.role.split(" ", 1)[1] for n in report.numbers if n.role.startswith("input ")]
     first = {name: stated.index(name) if name in stated else len(stated) for name in inputs}
     inputs = dict(sorted(inputs.items(), key=lambda item: first[item[0]]))  # as the prose reads
-    lines = [*_imports(e for e, _ in outputs.values()), "",
+    lines = [*_imports(e for e, _, _ in outputs.values()), "",
              "# the inputs, as the prose states them"]
     lines += [f"{name} = {_value(value)}" for name, value in inputs.items()]
     lines += ["", "# every number the lesson computes from them, as rlkl checks it"]
     for name in _ordered(outputs):
-        expression, check = outputs[name]
-        computed = shown(_whole(name, report.checks, check.computed), PAGE)
-        lines.append(f"{name} = {expression}  # {computed}")
+        expression, _, value = outputs[name]
+        lines.append(f"{name} = {expression}  # {shown(value, PAGE)}")
     return "\n".join(lines) + "\n"
 
-
-def _whole(name: str, checks: Iterable[Check], first: Any) -> Any:
-    """A list output's value: its elements' checks put back together (``z[0]``, ``z[1]``…)."""
-    elements: dict[int, Any] = {}
-    pattern = re.compile(rf"^\s*{re.escape(name)}\s*\[\s*(\d+)\s*\]\s*=")
-    for check in checks:
-        match = pattern.match(check.expression) if check.kind == "output" else None
-        if match:
-            elements.setdefault(int(match.group(1)), check.computed)
-    if not elements:
-        return first
-    return [elements[i] for i in sorted(elements)]

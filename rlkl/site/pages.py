@@ -7,7 +7,7 @@ schema references are rendered from rlkl's own code (trusted Markdown).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,30 +40,22 @@ def subbranch_of(record: LessonRecord) -> str:
     return record.lesson.subbranch or "General"
 
 
-def grouped(
-    lessons: Iterable[LessonRecord], order: Sequence[str] = (),
-) -> list[tuple[Branch, list[tuple[str, list[LessonRecord]]]]]:
-    """Lessons by branch, then sub-branch, in learning order: one order for the catalog, the
-    navigation and the home page.
+def grouped(check: SiteCheck) -> list[tuple[Branch, list[tuple[str, list[LessonRecord]]]]]:
+    """The checked lessons by branch, then sub-branch, in learning order: one order for the
+    catalog, the navigation and the home page.
 
-    ``order`` is the catalog's (each lesson after its prerequisites): a branch or sub-branch
-    comes where its first lesson does, and a lesson the catalog does not list comes after the
-    listed ones, by name."""
-    place = {lesson_id: index for index, lesson_id in enumerate(order)}
+    The order is the catalog's (each lesson after its prerequisites, which the corpus check
+    and the shipped catalog's tests hold): a branch or sub-branch comes where its first
+    lesson does, and a lesson the catalog does not list comes after the listed ones, by name."""
+    place = {entry.id: index for index, entry in enumerate(check.catalog)}
 
     def key(record: LessonRecord) -> tuple[int, str]:
         return place.get(record.lesson.id, len(place)), record.lesson.name.casefold()
 
     tree: dict[Branch, dict[str, list[LessonRecord]]] = {}
-    for record in sorted(lessons, key=key):
+    for record in sorted(check.lessons, key=key):
         tree.setdefault(branch_of(record), {}).setdefault(subbranch_of(record), []).append(record)
     return [(branch, list(subs.items())) for branch, subs in tree.items()]  # insertion order
-
-
-def learning_order(check: SiteCheck) -> tuple[str, ...]:
-    """The catalog's order of lesson ids: the learning path (each lesson after its
-    prerequisites, which the corpus check and the shipped catalog's tests hold)."""
-    return tuple(c.id for c in check.catalog)
 
 
 LEARNING_PATH = "<!-- rlkl:learning-path -->"
@@ -78,7 +70,7 @@ def learning_path(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tup
     steps = [
         (sub, [Link(r.lesson.name, url(f"lessons/{r.lesson.id}.md"),
                     summaries.get(r.lesson.id) or r.lesson.tagline or "") for r in items])
-        for _, subs in grouped(check.lessons, learning_order(check))
+        for _, subs in grouped(check)
         for sub, items in subs
     ]
     blocks = Blocks()
@@ -99,7 +91,7 @@ def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, 
                 for sub, items in subs
             ],
         )
-        for branch, subs in grouped(check.lessons, learning_order(check))
+        for branch, subs in grouped(check)
     ]
     planned = [Link(c.title, None, c.summary) for c in check.catalog
                if c.status == "planned" and c.id not in published]

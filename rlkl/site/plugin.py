@@ -38,7 +38,6 @@ from rlkl.site.pages import (
     cli_markdown,
     configuration_markdown,
     grouped,
-    learning_order,
     learning_path,
     report_markdown,
     rules_markdown,
@@ -174,7 +173,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         if not isinstance(nav, list):
             return nav
         lessons: list[Any] = [{"Catalog": CATALOG}]
-        for branch, subs in grouped(check.lessons, learning_order(check)):
+        for branch, subs in grouped(check):
             lessons.append({
                 branch.title: [
                     {str(escape(sub)): [
