@@ -601,6 +601,25 @@ CODES: dict[str, Code] = {
         "says: \"in {unit:unit}\" or a sentence without any {slot}",
         "quote a sentence with at least one number slot ({name} or {name:list})",
     ),
+    "RLKL615": Code(
+        "explore-not-an-input",
+        "explore: names a quantity that is not an input a page can change",
+        "explore: {ratio: ...} where ratio is computed, or a name no sentence reads",
+        "name an input slot read from the prose (one number, or a two-action distribution)",
+    ),
+    "RLKL616": Code(
+        "explore-range-misses-value",
+        "an explore: range is empty, has too many points, or misses the authored value",
+        "explore: {eps: {from: 0.05, to: 0.5, step: 0.1}} when the lesson writes ε = 0.2",
+        "choose from and step so that the authored value is a point, with at most 41 points",
+    ),
+    "RLKL617": Code(
+        "plot-not-drawable",
+        "the plot: cannot be drawn: x is not an input a page can change, or y is not one "
+        "number computed from x",
+        "plot: {x: ratio, y: obj} where ratio is computed, or y does not read x",
+        "plot an output (one number) against an input it is computed from",
+    ),
     "RLKL620": Code(
         "invalid-slot-kind",
         "a sentence template has a {slot} with an unknown kind or a format spec",

@@ -19,6 +19,7 @@ from rlkl.claims.equations.equations import check_equations
 from rlkl.claims.evaluation.evaluate import check_claims, compute_outputs, read_inputs
 from rlkl.claims.evaluation.functions import evaluation_budget, used_versions
 from rlkl.claims.evaluation.quiz import check_quiz
+from rlkl.claims.evaluation.ranges import plot_problems, range_problems, stated
 from rlkl.claims.forms.forms import check_arithmetic, check_core_calls
 from rlkl.claims.prose.fields import prose_strings
 from rlkl.claims.prose.scanner import scan
@@ -85,6 +86,15 @@ def _extract(document: Document, bindings: Bindings | None, *, coverage: bool) -
     found += apply_exemptions(prose, bindings, assign_roles({}, found.roles))
     roles = assign_roles({}, found.roles)
     problems = found.problems + (unaccounted(prose, roles) if coverage else ())
+    declared = tuple(bindings.explore) if bindings else ()
+    plot = bindings.plot if bindings else None
+    if declared or plot:
+        numbers = ((m.pointer, roles.get(m.key, ""), m.decimals) for m in prose.mentions)
+        movable = stated(numbers, inputs)
+        problems += tuple(range_problems(declared, movable))
+        if plot is not None:
+            fixed = (r.name for r in declared if r.fixed)
+            problems += tuple(plot_problems(plot, movable, fixed, env.values, env.sources))
     equations, equation_problems = check_equations(
         document, bindings, env.values, coverage=coverage
     )
@@ -102,4 +112,6 @@ def _extract(document: Document, bindings: Bindings | None, *, coverage: bool) -
         tuple(dict.fromkeys(diagnostics)),  # one report per fact
         dict(found.rewrites),
         tuple(equations),
+        explore=declared,
+        plot=bindings.plot if bindings else None,
     )

@@ -18,6 +18,11 @@ from rlkl.diagnostics import Diagnostic
 Key = tuple[str, int]  # (pointer, start) of a mention
 
 
+ASKED = ("/check/", "/misconception")
+"""Pointer prefixes of the check question and its misconceptions: what a page asks rather
+than shows (its script and explorable example leave them out)."""
+
+
 @dataclass(frozen=True)
 class Located:
     """A value from the bindings file with its pointer and 1-based position."""
@@ -25,6 +30,34 @@ class Located:
     pointer: str
     line: int
     column: int
+
+
+@dataclass(frozen=True)
+class Range:
+    """An ``explore`` entry: the points a page's control for one input runs over
+    (``low``, ``low + step``, … up to ``high``), or none when the input is ``fixed``."""
+
+    name: str
+    low: float | None
+    high: float | None
+    step: float | None  # None: fixed (a number of a formula, not a choice)
+    where: Located = field(default=Located("", 0, 0), compare=False)  # "" from a report
+
+    @property
+    def fixed(self) -> bool:
+        return self.step is None
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    """The ``plot:`` of ``claims.yaml``: the output ``y`` a page draws against the input
+    ``x`` over ``x``'s range, with the axes' labels (units included)."""
+
+    x: str
+    y: str
+    x_label: str = ""
+    y_label: str = ""
+    where: Located = field(default=Located("", 0, 0), compare=False)  # "" from a report
 
 
 @dataclass(frozen=True)
@@ -142,3 +175,6 @@ class LessonClaims:
     equations: tuple[EquationRecord, ...] = ()
     # the authors' function modules its expressions called, with their versions
     functions: Mapping[str, str] = field(default_factory=dict)
+    # the ranges its bindings declare for a page's controls (``explore:``) and its plot
+    explore: tuple[Range, ...] = ()
+    plot: PlotSpec | None = None

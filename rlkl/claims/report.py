@@ -12,6 +12,7 @@ A number's status is decided here, once (:func:`number_status`), from the change
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,14 +20,16 @@ from typing import Any
 from rlkl.claims.fixtures.changes import Change, up_to_date
 from rlkl.claims.fixtures.recorded import canonical
 from rlkl.claims.prose.source import locate
-from rlkl.claims.records import Key, LessonClaims, Verdict
+from rlkl.claims.records import Key, LessonClaims, PlotSpec, Range, Verdict
 from rlkl.claims.status import Status
 from rlkl.corpus import Facts
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import Document
 
-__all__ = ["Check", "Equation", "LessonReport", "Number", "check_status", "number_status",
-           "report_of"]
+__all__ = ["Check", "Equation", "LessonReport", "Number", "check_status",
+           "number_status", "report_of"]
+
+_TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\[\s*(\d+)\s*\])?\s*=\s*(.+)$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,16 @@ class Check:
     def claim(self) -> str:
         """The authored claim this check belongs to (``ppo-ratio.ratio@/x`` -> ``ppo-ratio``)."""
         return self.id.split("@")[0].split(".")[0]
+
+    @property
+    def target(self) -> tuple[str, int | None, str] | None:
+        """For an output: the quantity it states, the element of a list output (``z[1]``) or
+        None, and the expression computing the quantity; None for another kind."""
+        match = _TARGET.match(self.expression) if self.kind == "output" else None
+        if match is None:
+            return None
+        index = match.group(2)
+        return match.group(1), int(index) if index is not None else None, match.group(3)
 
 
 @dataclass(frozen=True)
@@ -118,6 +131,8 @@ class LessonReport:
     conflicting: str = ""
     current: bool = False
     counts: tuple[int, int, int] | None = None  # a summary's (claims, verified, exempt)
+    explore: tuple[Range, ...] = ()  # the ranges claims.yaml declares for a page's controls
+    plot: PlotSpec | None = None  # and the plot it declares
     _by_id: dict[str, Check] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -175,6 +190,9 @@ class LessonReport:
             "checks": [_row(c) for c in self.checks],
             "changes": [c.to_json() for c in self.changes],
             "equations": [_row(e) for e in self.equations],
+            "explore": [[r.name, r.low, r.high, r.step] for r in self.explore],
+            "plot": None if self.plot is None else [
+                self.plot.x, self.plot.y, self.plot.x_label, self.plot.y_label],
         }
 
     @classmethod
@@ -200,7 +218,21 @@ class LessonReport:
             bool(data["failed"]), bool(data["compared"]), str(data["first_step"]),
             str(data["ambiguous"]), str(data["conflicting"]), data["current"] is True,
             counts,
+            tuple(Range(str(n), _number(low), _number(high), _number(step))
+                  for n, low, high, step in data["explore"]) if whole else (),
+            _plot(data["plot"]) if whole else None,
         )
+
+
+def _plot(value: Any) -> PlotSpec | None:
+    if not value:
+        return None
+    x, y, x_label, y_label = (str(v) for v in value)
+    return PlotSpec(x, y, x_label, y_label)
+
+
+def _number(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _row(record: Any) -> dict[str, Any]:
@@ -301,7 +333,8 @@ def report_of(
         str(document.path), document.display, claims.lesson_id, tuple(diagnostics),
         tuple(numbers), checks, stripped, equations, facts, False, compared,
         flags.first_step, flags.ambiguous, flags.conflicting,
-        compared and bool(changes) and up_to_date(changes))
+        compared and bool(changes) and up_to_date(changes), explore=claims.explore,
+        plot=claims.plot)
 
 
 def _check(document: Document, verdict: Verdict, status: Status) -> Check:

@@ -11,22 +11,20 @@ lesson). The check question's numbers are left out: the script is shown before t
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rlkl import core
 from rlkl.claims.evaluation.expr import PROSE_OPERATORS
 from rlkl.claims.evaluation.functions import CONSTANTS, FUNCTIONS, module_of
+from rlkl.claims.records import ASKED
 from rlkl.claims.report import Check, LessonReport
 from rlkl.shown import PAGE, shown
 
 __all__ = ["lesson_script"]
 
-_TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\[\s*(\d+)\s*\])?\s*=\s*(.+)$", re.DOTALL)
 _NUMPY = {"exp", "log", "log2", "sqrt", "sum", "mean", "clip"}  # the table's numpy built-ins
 _BUILTIN = {"min", "max", "abs", "len"}
-_HIDDEN = ("/check/", "/misconception")  # the question and its mistakes: asked, not shown
 
 
 def _outputs(checks: Iterable[Check]) -> dict[str, tuple[str, Check, Any]]:
@@ -35,13 +33,13 @@ def _outputs(checks: Iterable[Check]) -> dict[str, tuple[str, Check, Any]]:
     found: dict[str, tuple[str, Check]] = {}
     elements: dict[str, dict[int, Any]] = {}
     for check in checks:
-        match = _TARGET.match(check.expression) if check.kind == "output" else None
-        if not match or check.pointer.startswith(_HIDDEN):
+        target = check.target
+        if target is None or check.pointer.startswith(ASKED):
             continue
-        name, index = match.group(1), match.group(2)
-        found.setdefault(name, (_python(match.group(3)), check))
+        name, index, source = target
+        found.setdefault(name, (_python(source), check))
         if index is not None:
-            elements.setdefault(name, {}).setdefault(int(index), check.computed)
+            elements.setdefault(name, {}).setdefault(index, check.computed)
     return {
         name: (expression, check,
                [elements[name][i] for i in sorted(elements[name])] if name in elements

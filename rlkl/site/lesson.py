@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,12 +21,11 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from rlkl.diagnostics import Diagnostic
-from rlkl.shown import number
 from rlkl.site.experiment import LESSONS as MATCHED_BUDGET_LESSONS
 from rlkl.site.html import href, marked, text
 from rlkl.site.mathml import MathError, to_mathml
-from rlkl.site.plot import clipped_objective_svg
-from rlkl.site.records import LessonRecord, PpoPoint
+from rlkl.site.plot import chart_svg, with_scales
+from rlkl.site.records import LessonRecord
 
 
 @functools.lru_cache(maxsize=1)
@@ -109,44 +107,12 @@ class Link:
     summary: str = ""
 
 
-def show(x: float) -> str:
-    """A control's number as the page's script writes it: rounded at 6 decimals, then its
-    shortest text (:func:`rlkl.shown.number`)."""
-    return number(round(x, 6), None)
-
-
-def control_values(point: PpoPoint) -> dict[str, Any]:
-    """Initial inputs and outputs of the controls, computed with ``rlkl.core``."""
-    from rlkl.core import ppo_clip_grad, ppo_clip_objective, ppo_ratio
-
-    mode = "probs" if point.p_old is not None and point.p_new is not None else "ratio"
-    if mode == "probs":
-        assert point.p_old is not None and point.p_new is not None
-        ratio = float(ppo_ratio(math.log(point.p_new), math.log(point.p_old)))
-    else:
-        ratio = point.ratio
-    a, eps = point.advantage, point.epsilon
-    low, high = 1.0 - eps, 1.0 + eps
-    out = {
-        "ratio": ratio,
-        "raw": ratio * a,
-        "clipped": min(max(ratio, low), high) * a,
-        "objective": float(ppo_clip_objective(ratio, a, eps)),
-        "gradient": float(ppo_clip_grad(ratio, a, eps)),
-    }
-    binds = (a > 0 and ratio > high) or (a < 0 and ratio < low)
-    shown: dict[str, str] = {k: show(v).replace("-", "\u2212") for k, v in out.items()}
-    shown["branch"] = "clipped (flat, no gradient)" if binds else "raw product"
-    return {
-        "mode": mode,
-        "p_old": show(point.p_old or 0.0),
-        "p_new": show(point.p_new or 0.0),
-        "ratio": show(point.ratio),
-        "advantage": show(a),
-        "epsilon": show(eps),
-        "out": {k: repr(v) for k, v in out.items()},
-        "show": shown,
-    }
+def explore_json(data: Any) -> Markup:
+    """The page's explorable data as the text of a ``<script type="application/json">``:
+    JSON with ``<``, ``>`` and ``&`` escaped, so no lesson text can end the element."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e")
+                  .replace("&", "\\u0026"))
 
 
 def _equations(record: LessonRecord) -> tuple[list[Markup], list[Diagnostic]]:
@@ -214,9 +180,11 @@ def lesson_markdown(
         add("symbols", "Symbols", macro("symbols")(lesson, p))
     if lesson.derivation or lesson.tradeoff:
         add("derivation", "Worked derivation", macro("derivation")(lesson, p))
-    if record.ppo is not None:
+    explorable = record.explorable
+    if explorable is not None:
+        chart = chart_svg(explorable.chart) if explorable.chart is not None else None
         add("change-one-variable", "03 · Change one variable",
-            macro("controls")(clipped_objective_svg(record.ppo), control_values(record.ppo)))
+            macro("controls")(explorable, chart, explore_json(with_scales(explorable.data))))
     add("example", "04 · Work through an example", macro("example")(lesson, p, record.script))
     matched_budget = url("experiment.md") if lesson.id in MATCHED_BUDGET_LESSONS else None
     if lesson.experiment or lesson.labScope or matched_budget:

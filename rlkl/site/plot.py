@@ -1,109 +1,110 @@
-"""The PPO clipped objective against the ratio, as an inline SVG computed at build time.
+"""A lesson's plot as an inline SVG drawn at build time from values ``rlkl.core`` computed.
 
-``L(r) = min(r·A, clip(r, 1 − ε, 1 + ε)·A)`` (Schulman et al. 2017, eq. 7,
-https://arxiv.org/abs/1707.06347) is evaluated with :func:`rlkl.core.ppo_clip_objective` on a
-grid of ratios for ``A = +|Â|`` and ``A = −|Â|``; the lesson's worked sample is marked. An
-inline SVG costs a few kilobytes and no extra request, so a 1,000-page build stays fast.
+The values are the page's :class:`~rlkl.site.records.Chart`: one output of the worked
+example over a fine grid of one input's range (:func:`rlkl.claims.explore.plot`), the
+authored point marked. The SVG carries its geometry in ``data-`` attributes so the page's
+script can redraw it from the shipped curves when a control moves (it rescales the vertical
+axis and moves the point; it never computes a value). An inline SVG costs a few kilobytes
+and no request.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from markupsafe import Markup
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from rlkl.core import ppo_clip_objective
-from rlkl.site.records import PpoPoint
+from markupsafe import Markup, escape
 
-WIDTH, HEIGHT, PAD = 560, 300, 44
-R_MAX = 2.0
+from rlkl.site.records import Chart
 
+WIDTH, HEIGHT, PAD = 560, 300, 48
 
-def curves(point: PpoPoint) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Ratios on [0, R_MAX] and the clipped objective there for A = +|Â| and A = −|Â|.
-
-    The objective is linear between its kinks at 1 − ε and 1 + ε, so the curve through
-    0, the kinks and R_MAX is exact (a polyline of at most four points).
-    """
-    kinks = [r for r in (1.0 - point.epsilon, 1.0 + point.epsilon) if 0.0 < r < R_MAX]
-    ratios = np.array([0.0, *kinks, R_MAX])
-    size = abs(point.advantage)
-    positive = np.asarray(ppo_clip_objective(ratios, size, point.epsilon))
-    negative = np.asarray(ppo_clip_objective(ratios, -size, point.epsilon))
-    return ratios, positive, negative
+__all__ = ["HEIGHT", "PAD", "WIDTH", "chart_svg", "scale", "with_scales"]
 
 
-def _fmt(x: float) -> str:
-    return f"{x:.4g}".replace("-", "\u2212")
+def tick(x: float) -> str:
+    """An axis number: 4 significant digits, U+2212 for minus (as the page's script)."""
+    text = f"{x:.4g}"
+    return "0" if text in ("0", "-0") else text.replace("-", "\u2212")
 
 
-def clipped_objective_svg(point: PpoPoint) -> Markup:
-    """An accessible inline SVG of both curves, the clip thresholds and the worked sample."""
-    ratios, positive, negative = curves(point)
-    r0 = min(max(point.ratio, 0.0), R_MAX)  # the dot: on its curve, at the chart's edge at most
-    y0 = float(ppo_clip_objective(r0, point.advantage, point.epsilon))
-    value = float(ppo_clip_objective(point.ratio, point.advantage, point.epsilon))  # the sample's
-    beyond = " →" if point.ratio > R_MAX else ""
-    low = float(min(negative.min(), positive.min(), y0))
-    high = float(max(negative.max(), positive.max(), y0))
-    span = (high - low) or 1.0
+def scale(values: Sequence[float | None]) -> tuple[float, float]:
+    """The vertical range that holds every value and zero when it is near (span ≥ tiny)."""
+    known = [v for v in values if v is not None and math.isfinite(v)]
+    low, high = min(known, default=0.0), max(known, default=1.0)
+    if low > 0 and low < (high - low):
+        low = 0.0
+    if high < 0 and -high < (high - low):
+        high = 0.0
+    if high - low < 1e-12:
+        low, high = low - 1.0, high + 1.0
+    return low, high
 
-    def x(r: float) -> float:
-        return PAD + (WIDTH - 2 * PAD) * r / R_MAX
 
-    def y(v: float) -> float:
-        return HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / span
+class _Frame:
+    """The chart's mapping from values to SVG coordinates."""
 
-    def line(values: np.ndarray) -> str:
-        pairs = zip(ratios, values, strict=True)
-        return " ".join(f"{x(float(r)):.1f},{y(float(v)):.1f}" for r, v in pairs)
+    def __init__(self, x0: float, x1: float, low: float, high: float) -> None:
+        self.x0, self.x1, self.low, self.high = x0, x1, low, high
 
-    eps = point.epsilon
-    size = abs(point.advantage)  # 0: both curves are the flat zero line, labelled once
-    plus, hidden = ("+", "") if size else ("", ' visibility="hidden"')
+    def x(self, value: float) -> float:
+        return PAD + (WIDTH - 2 * PAD) * (value - self.x0) / ((self.x1 - self.x0) or 1.0)
+
+    def y(self, value: float) -> float:
+        return HEIGHT - PAD - (HEIGHT - 2 * PAD) * (value - self.low) / (self.high - self.low)
+
+    def line(self, xs: Sequence[float], ys: Sequence[float | None]) -> str:
+        return " ".join(f"{self.x(x):.1f},{self.y(y):.1f}"
+                        for x, y in zip(xs, ys, strict=True) if y is not None)
+
+
+def chart_svg(chart: Chart) -> Markup:
+    """The chart: axes with their labels and ticks, the curve and the authored point."""
+    xs, ys = chart.xs, chart.ys
+    x0, x1 = xs[0], xs[-1]
+    ax, ay = chart.point
+    low, high = scale([*ys, ay])
+    frame = _Frame(x0, x1, low, high)
+    px, py = frame.x, frame.y
+
+    x_label, y_label = escape(chart.x_label), escape(chart.y_label)
+    zero = "" if low <= 0 <= high else ' visibility="hidden"'
+    title = escape(f"{chart.y_label} against {chart.x_label}; the lesson's point: "
+                   f"{chart.x_label} = {tick(ax)}, {chart.y_label} = {tick(ay)}")
     parts = [
         f'<svg class="rlkl-plot" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="rlkl-plot-title" xmlns="http://www.w3.org/2000/svg" '
-        # the scale, so the page's controls can redraw curves and move the dot (rlkl.js)
-        f'data-pad="{PAD}" data-width="{WIDTH}" data-height="{HEIGHT}" data-rmax="{R_MAX}" '
-        f'data-low="{low!r}" data-high="{high!r}">',
-        f'<title id="rlkl-plot-title">Clipped objective against the ratio for A = ±{_fmt(size)}, '
-        f"ε = {_fmt(eps)}; the worked sample r = {_fmt(point.ratio)}, "
-        f"A = {_fmt(point.advantage)} gives {_fmt(value)}</title>",
-        f'<line class="rlkl-axis rlkl-zero" x1="{PAD}" y1="{y(0):.1f}" x2="{WIDTH - PAD}" '
-        f'y2="{y(0):.1f}"/>',
+        f'data-pad="{PAD}" data-width="{WIDTH}" data-height="{HEIGHT}" '
+        f'data-x0="{x0!r}" data-x1="{x1!r}">',
+        f'<title id="rlkl-plot-title">{title}</title>',
+        f'<line class="rlkl-axis" x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" '
+        f'y2="{HEIGHT - PAD}"/>',
         f'<line class="rlkl-axis" x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}"/>',
+        f'<line class="rlkl-axis rlkl-zero" x1="{PAD}" x2="{WIDTH - PAD}" y1="{py(0):.1f}" '
+        f'y2="{py(0):.1f}"{zero}/>',
+        f'<polyline class="rlkl-curve" points="{frame.line(xs, ys)}"/>',
+        f'<circle class="rlkl-sample" cx="{px(ax):.1f}" cy="{py(ay):.1f}" r="5"/>',
+        f'<text class="rlkl-sample-label" x="{min(px(ax) + 8, WIDTH - PAD - 90):.1f}" '
+        f'y="{max(py(ay) - 8, 14):.1f}">({tick(ax)}, {tick(ay)})</text>',
+        f'<text x="{WIDTH - PAD}" y="{HEIGHT - 8}" text-anchor="end">{x_label}</text>',
+        f'<text x="{PAD - 40}" y="{PAD - 20}">{y_label}</text>',
     ]
-    for sign, edge, label in ((-1, 1 - eps, "1 − ε"), (1, 1 + eps, "1 + ε")):
-        shown = "" if 0 <= edge <= R_MAX else ' visibility="hidden"'
-        parts.append(
-            f'<g class="rlkl-edge" data-sign="{sign}"{shown}>'
-            f'<line class="rlkl-threshold" x1="{x(edge):.1f}" y1="{PAD}" '
-            f'x2="{x(edge):.1f}" y2="{HEIGHT - PAD}"/>'
-            f'<text x="{x(edge):.1f}" y="{PAD - 6}" text-anchor="middle">{label} = '
-            f"{_fmt(edge)}</text></g>"
-        )
-    parts += [
-        f'<polyline class="rlkl-curve-pos" points="{line(positive)}"/>',
-        f'<polyline class="rlkl-curve-neg" points="{line(negative)}"/>',
-        f'<circle class="rlkl-sample" cx="{x(r0):.1f}" cy="{y(y0):.1f}" r="5"/>',
-        f'<text class="rlkl-sample-label" x="{x(r0) + 8:.1f}" y="{y(y0) - 8:.1f}">'
-        f"({_fmt(point.ratio)}, {_fmt(value)}){beyond}</text>",
-        f'<text x="{WIDTH - PAD}" y="{HEIGHT - 10}" text-anchor="end">ratio r</text>',
-        f'<text x="{PAD + 4}" y="{PAD - 24}">objective</text>',
-        f'<text class="rlkl-label-pos" x="{WIDTH - PAD}" y="{y(float(positive[-1])) - 6:.1f}" '
-        f'text-anchor="end">A = {plus}{_fmt(size)}</text>',
-        f'<text class="rlkl-label-neg" x="{WIDTH - PAD}" y="{y(float(negative[-1])) - 8:.1f}" '
-        f'text-anchor="end"{hidden}>A = −{_fmt(size)}</text>',
-    ]
-    for tick in (0.0, 0.5, 1.0, 1.5, 2.0):
-        parts.append(
-            f'<text x="{x(tick):.1f}" y="{HEIGHT - PAD + 16}" text-anchor="middle">'
-            f"{_fmt(tick)}</text>"
-        )
-    for role, tick in (("low", low), ("zero", 0.0), ("high", high)):
-        parts.append(
-            f'<text class="rlkl-ytick" data-at="{role}" x="{PAD - 6}" y="{y(tick) + 4:.1f}" '
-            f'text-anchor="end">{_fmt(tick)}</text>'
-        )
+    for x, written in chart.ticks:
+        parts.append(f'<text x="{px(x):.1f}" y="{HEIGHT - PAD + 16}" text-anchor="middle">'
+                     f"{escape(written)}</text>")
+    for role, value in (("low", low), ("high", high)):
+        parts.append(f'<text class="rlkl-ytick" data-at="{role}" x="{PAD - 6}" '
+                     f'y="{py(value) + 4:.1f}" text-anchor="end">{tick(value)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def with_scales(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The page's plot data with each curve's vertical range (:func:`scale`) beside it, so
+    the page's script rescales the axis when a control swaps the curve without computing."""
+    plot = data.get("plot")
+    if plot is None:
+        return dict(data)
+    scales = {key: list(scale(ys)) for key, ys in plot["curves"].items()}
+    return {**data, "plot": {**plot, "scales": scales}}

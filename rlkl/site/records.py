@@ -11,15 +11,18 @@ pytest plugin too), so there is one definition of "verified". The core version s
 
 from __future__ import annotations
 
-import ast
 import json
-import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rlkl.cache import Cache
 from rlkl.check import check_paths
+from rlkl.claims.explore import explore, plot
+from rlkl.claims.prose.fields import prose_strings
+from rlkl.claims.records import ASKED
 from rlkl.claims.report import Check, LessonReport, Number
 from rlkl.claims.script import lesson_script
 from rlkl.claims.status import Status
@@ -45,6 +48,7 @@ class Mark:
     text: str
     status: str  # verified | failed | new | stale | drift | missing | input | exempt | unaccounted
     detail: str  # shown on hover and focus: what was computed, from what, at what precision
+    n: int | None = None  # when a control moves it: its index in the report (and the data)
 
 
 @dataclass(frozen=True)
@@ -83,14 +87,37 @@ class ExemptRow:
 
 
 @dataclass(frozen=True)
-class PpoPoint:
-    """The lesson's worked PPO sample: ratio, advantage and clip range (for plot and controls)."""
+class Control:
+    """One input a learner can change on the page: its range's points as the prose writes
+    the input, the authored one at ``at``, and the words the prose introduces it with."""
 
-    ratio: float
-    advantage: float
-    epsilon: float
-    p_old: float | None = None
-    p_new: float | None = None
+    name: str
+    label: str
+    texts: tuple[str, ...]
+    at: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The page's plot (:class:`rlkl.claims.explore.Plot`), as the SVG draws it."""
+
+    x_label: str
+    y_label: str
+    xs: tuple[float, ...]
+    ys: tuple[float | None, ...]
+    point: tuple[float, float]
+    ticks: tuple[tuple[float, str], ...] = ()  # points of the input's range, as written
+
+
+@dataclass(frozen=True)
+class Explorable:
+    """What the page's "change one variable" section shows, and the data its script reads:
+    for each control, each moving number's text at each point (by the marks' ``n``), the
+    points at which a claim stops holding, and the plot's curves."""
+
+    controls: tuple[Control, ...]
+    chart: Chart | None
+    data: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -102,7 +129,7 @@ class LessonRecord:
     marks: Mapping[str, tuple[Mark, ...]]  # prose JSON pointer -> its marked numbers
     verified: int
     exempt: int
-    ppo: PpoPoint | None
+    explorable: Explorable | None
     located: Mapping[str, tuple[int, int]]  # /science/i/equation -> 1-based (line, column)
     script: str = ""  # the Python that recomputes the worked numbers (rlkl.claims.script)
 
@@ -175,49 +202,57 @@ def _verdict_detail(checks: Sequence[Check]) -> str:
     return text
 
 
-def _right_side(expression: str) -> str:
-    """``ratio = ppo_ratio(...)`` -> ``ppo_ratio(...)``; a bare expression as it is."""
-    name, sep, rest = expression.partition(" = ")
-    return rest.strip() if sep and name.strip().isidentifier() else expression.strip()
+_LEAD = re.compile(r"[\s=:≈(]+$")
+_CLAUSE = re.compile(r".*[.;,:!?(\u2014]\s*", re.DOTALL)
+_SMALL = {"a", "an", "and", "at", "by", "for", "from", "in", "is", "of", "on", "the", "to",
+          "with"}
 
 
-def _ppo_point(checks: Sequence[Check]) -> PpoPoint | None:
-    """The first ``ppo_clip_objective(r, A, eps)`` claim with its arguments read from inputs."""
-    for check in checks:
-        try:
-            tree = ast.parse(_right_side(check.expression), mode="eval")
-        except SyntaxError:
-            continue
-        call = tree.body
-        if not (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Name)
-            and call.func.id == "ppo_clip_objective"
-            and len(call.args) == 3
-            and all(isinstance(a, ast.Name) and a.id in check.inputs for a in call.args)
-        ):
-            continue
-        values = [check.inputs[a.id] for a in call.args if isinstance(a, ast.Name)]
-        try:
-            ratio, advantage, epsilon = (float(v) for v in values)
-        except (TypeError, ValueError):
-            continue
-        return PpoPoint(ratio, advantage, epsilon, *_probabilities(checks, ratio))
-    return None
+def _label(report: LessonReport, texts: Mapping[str, str], name: str) -> str:
+    """The words the prose introduces an input with: up to four words of its clause before
+    its first shown number, small words at the start dropped ("old probability" for
+    "with old probability 0.5"; "ε" for "ε = 0.2"); "" when there are none."""
+    first = next((n for n in report.numbers if n.role == f"input {name}"
+                  and not n.pointer.startswith(ASKED)), None)
+    if first is None:
+        return ""
+    before = _LEAD.sub("", texts.get(first.pointer, "")[: first.start])
+    words = _CLAUSE.sub("", before).split()[-4:]
+    while words and words[0].lower() in _SMALL:
+        words.pop(0)
+    return " ".join(words)
 
 
-def _probabilities(checks: Sequence[Check], ratio: float) -> tuple[float | None, float | None]:
-    """The probabilities a lesson derives this ratio from (``ppo_ratio(log(p), log(q))``)."""
-    for check in checks:
-        expression = _right_side(check.expression)
-        if expression.startswith("ppo_ratio") and math.isclose(
-            float(check.computed), ratio, rel_tol=1e-12
-        ):
-            names = [n.id for n in ast.walk(ast.parse(expression, mode="eval"))
-                     if isinstance(n, ast.Name) and n.id in check.inputs]
-            if len(names) == 2:
-                return float(check.inputs[names[1]]), float(check.inputs[names[0]])
-    return None, None
+def _explorable(report: LessonReport, texts: Mapping[str, str]
+                ) -> tuple[Explorable | None, set[int]]:
+    """The page's controls, plot and data (:mod:`rlkl.claims.explore`), and the numbers
+    that move (their indexes in the report, which the data and the marks' ``n`` use);
+    None without controls."""
+    knobs = explore(report)
+    if not knobs:
+        return None, set()
+    moving = {i for k in knobs for i in (*k.numbers, *k.untrue)}
+    controls = tuple(Control(k.name, _label(report, texts, k.name), k.texts, k.at)
+                     for k in knobs)
+    data: dict[str, Any] = {"knobs": [
+        {"name": k.name, "at": k.at, "texts": list(k.texts),
+         "numbers": {str(i): list(v) for i, v in k.numbers.items()},
+         "untrue": {str(i): list(v) for i, v in k.untrue.items()}}
+        for k in knobs]}
+    drawn = plot(report, knobs)
+    chart = None
+    if drawn is not None:
+        x_knob = next(k for k in knobs if k.name == drawn.x)
+        last = len(x_knob.values) - 1
+        shown = sorted({round(last * k / 4) for k in range(5)})
+        chart = Chart(drawn.x_label, drawn.y_label, drawn.xs, drawn.ys, drawn.point,
+                      tuple((x_knob.values[i], x_knob.texts[i]) for i in shown))
+        curves = {"": list(drawn.ys)}
+        curves.update((f"{name}:{i}", list(ys)) for (name, i), ys in drawn.moved.items())
+        data["plot"] = {"x": drawn.x, "xs": list(drawn.xs), "curves": curves,
+                        "at": drawn.xs.index(drawn.point[0]),
+                        "points": [drawn.xs.index(v) for v in x_knob.values]}
+    return Explorable(controls, chart, data), moving
 
 
 def _detail(number: Number, checks: Sequence[Check], users: Mapping[str, list[str]]) -> str:
@@ -268,12 +303,13 @@ def _lesson_record(
         for name in check.inputs:
             if check.claim not in users.setdefault(name, []):
                 users[name].append(check.claim)
+    explorable, moving = _explorable(report, dict(prose_strings(document.data)))
     marks: dict[str, list[Mark]] = {}
-    for number in report.numbers:
+    for index, number in enumerate(report.numbers):
         checks = [c for c in map(report.check, number.checks) if c is not None]
         marks.setdefault(number.pointer, []).append(
             Mark(number.start, number.end, number.text, number.status.value,
-                 _detail(number, checks, users)))
+                 _detail(number, checks, users), index if index in moving else None))
     rows = [
         ClaimRow(lesson.id, c.id, c.kind, report.display, c.line, c.column, c.pointer, c.text,
                  c.expression, shown(c.computed, PAGE), c.status.value, c.quote)
@@ -287,7 +323,7 @@ def _lesson_record(
         {pointer: tuple(sorted(ms, key=lambda m: m.start)) for pointer, ms in marks.items()},
         sum(c.status is Status.VERIFIED for c in report.checks),
         report.exempt,
-        _ppo_point(report.checks),
+        explorable,
         _equations_at(report, document, len(lesson.science)),
         lesson_script(report),
     )

@@ -6,7 +6,7 @@ recorded. A missing browser is a failure, never a skip: the site is one of rlkl'
 
 from __future__ import annotations
 
-import math
+import functools
 import threading
 from collections.abc import Iterator
 from functools import partial
@@ -17,8 +17,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from rlkl.core import ppo_clip_grad, ppo_clip_objective, ppo_ratio
-from rlkl.site.lesson import show
+from rlkl.check import check_paths
+from rlkl.claims.explore import explore, plot
+from rlkl.site.plot import HEIGHT, PAD, WIDTH, scale
 from tests.site.helpers import CONTENT, HOSTILE, build, hostile_corpus
 
 pytestmark = pytest.mark.browser
@@ -227,71 +228,107 @@ def test_quiz_is_readable_without_javascript(visit: Any) -> None:
     assert not answers.locator(".rlkl-why").first.is_visible()  # closed until asked
     answers.locator("summary").click()
     assert "The answer." in answers.inner_text()
-    assert v.page.locator("output[name=objective]").inner_text() == "\u22121.6"
+    controls = v.page.locator("input[data-knob]")
+    assert controls.count() > 0 and controls.first.is_disabled()  # nothing moves without JS
+    assert v.page.locator(".rlkl-example").inner_text().count("\u22121.6") >= 1
     v.clean()
 
 
-GRID_JS = """
-([mode, grid]) => {
-  const form = document.querySelector('[data-rlkl-controls]');
-  const set = (name, value) => { const i = form.elements.namedItem(name); i.value = String(value);
-                                 i.dispatchEvent(new Event('input', {bubbles: true})); };
-  const read = (name) => { const o = form.querySelector(`output[name="${name}"]`);
-                           return [o.dataset.value || '', o.textContent]; };
-  return grid.map(([a, b, adv, eps]) => {
-    if (mode === 'probs') { set('p_old', a); set('p_new', b); } else { set('ratio', a); }
-    set('advantage', adv); set('epsilon', eps);
-    return ['ratio_out', 'raw', 'clipped', 'objective', 'gradient', 'branch'].map(read);
-  });
+MOVE_JS = """
+([k, i]) => {
+  const slider = document.querySelectorAll('input[data-knob]')[k];
+  slider.value = String(i);
+  slider.dispatchEvent(new Event('input', {bubbles: true}));
+  const svg = document.querySelector('svg.rlkl-plot');
+  const dot = svg && svg.querySelector('.rlkl-sample');
+  return {
+    marks: [...document.querySelectorAll('article .rlkl-num')].map(m => [
+      m.dataset.n === undefined ? null : +m.dataset.n, m.textContent,
+      m.classList.contains('rlkl-moved'), m.classList.contains('rlkl-untrue')]),
+    output: slider.parentNode.querySelector('output').textContent,
+    others: [...document.querySelectorAll('input[data-knob]')].map(s => +s.value),
+    summary: document.querySelector('.rlkl-moved-summary').textContent,
+    dot: dot ? [+dot.getAttribute('cx'), +dot.getAttribute('cy')] : null,
+    curve: svg ? svg.querySelector('.rlkl-curve').getAttribute('points') : null,
+    width: document.documentElement.scrollWidth,
+  };
 }
 """
 
 
-def _expected(ratio: float, adv: float, eps: float) -> list[float]:
-    return [ratio, ratio * adv, min(max(ratio, 1 - eps), 1 + eps) * adv,
-            float(ppo_clip_objective(ratio, adv, eps)), float(ppo_clip_grad(ratio, adv, eps))]
+@functools.lru_cache(maxsize=1)
+def _reports() -> dict[str, Any]:
+    return {r.id: r for r in check_paths([CONTENT]).reports}
 
 
-def _agree(got: list[list[str]], want: list[float]) -> None:
-    for (value, shown), expected in zip(got, want, strict=True):
-        assert math.isclose(float(value), expected, rel_tol=1e-12, abs_tol=1e-15), (value, expected)
-        assert shown == show(expected).replace("-", "\u2212")
+LESSONS = sorted(p.name for p in CONTENT.iterdir() if (p / "lesson.json").is_file())
 
 
-@pytest.mark.parametrize(
-    ("path", "mode"),
-    [("lessons/ppo-clipped-objective/", "ratio"), ("lessons/policy-gradient-kl-control/", "probs")],
-)
-def test_controls_agree_with_the_core_on_a_grid(visit: Any, path: str, mode: str) -> None:
-    v = visit(path)
-    assert v.page.locator("[data-rlkl-controls]").get_attribute("data-mode") == mode
-    advantages, epsilons = [-2.0, -0.5, 0.0, 1.0, 2.0], [0.0, 0.1, 0.2, 0.35]
-    if mode == "ratio":
-        firsts, seconds = [0.0, 0.5, 0.79, 0.8, 1.0, 1.2, 1.21, 1.4, 2.5], [0.0]
-    else:
-        firsts, seconds = [0.1, 0.5, 0.9, 1.0], [0.05, 0.5, 0.7, 1.0]
-    grid = [[a, b, adv, eps] for a in firsts for b in seconds for adv in advantages
-            for eps in epsilons]
-    results = v.page.evaluate(GRID_JS, [mode, grid])
-    assert len(results) == len(grid) >= 160
-    for (a, b, adv, eps), got in zip(grid, results, strict=True):
-        ratio = float(ppo_ratio(math.log(b), math.log(a))) if mode == "probs" else a
-        _agree(got[:5], _expected(ratio, adv, eps))
-        binds = (adv > 0 and ratio > 1 + eps) or (adv < 0 and ratio < 1 - eps)
-        assert got[5][1] == ("clipped (flat, no gradient)" if binds else "raw product")
+def _points(knob: Any) -> list[int]:
+    """The points a test moves an input to: both ends of its range (not the authored)."""
+    return sorted({0, len(knob.values) - 1} - {knob.at})
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_moving_an_input_moves_exactly_the_numbers_computed_from_it(visit: Any,
+                                                                     lesson: str) -> None:
+    """Every input of every lesson, moved to both ends of its range: the numbers the
+    bindings compute from it show the values rlkl.core gives there (rlkl.claims.explore,
+    itself checked against each lesson's script in tests/claims/test_explore.py), the
+    claims that stop holding are marked, and every other number keeps its text."""
+    report = _reports()[lesson]
+    knobs = explore(report)
+    assert knobs, f"{lesson} has nothing a learner can change"
+    v = visit(f"lessons/{lesson}/")
+    authored = v.page.evaluate(MOVE_JS, [0, knobs[0].at])["marks"]
+    assert any(n is not None for n, *_ in authored)
+    for k, knob in enumerate(knobs):
+        for i in _points(knob):
+            got = v.page.evaluate(MOVE_JS, [k, i])
+            assert got["output"] == knob.texts[i]
+            assert got["others"] == [i if j == k else other.at for j, other in enumerate(knobs)]
+            for (n, text, moved, untrue), (_, before, *_) in zip(got["marks"], authored,
+                                                                 strict=True):
+                want = knob.numbers[n][i] if n in knob.numbers else before
+                assert text == want, (knob.name, knob.texts[i], n, text, want)
+                assert moved == (want != before)
+                assert untrue == (n in knob.untrue and i in knob.untrue[n])
+            assert got["summary"].startswith(f"{knob.name} = {knob.texts[i]}")
     v.clean()
 
 
-def test_controls_refuse_what_the_core_refuses(visit: Any) -> None:
-    v = visit("lessons/policy-gradient-kl-control/")
-    form = v.page.locator("[data-rlkl-controls]")
-    form.locator("input[name=p_old]").fill("0")
-    assert form.locator(".rlkl-control-error").is_visible()
-    assert form.locator("output[name=objective]").inner_text() == "—"
-    form.locator("input[name=p_old]").fill("0.5")
-    form.locator("input[name=epsilon]").fill("-0.1")
-    assert "ε" in form.locator(".rlkl-control-error").inner_text()
-    v.clean()
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("lesson", ["ppo-clipped-objective", "reinforce-baseline-kl"])
+def test_the_plot_follows_the_controls_and_stays_on_the_chart(browser: Any, base_url: str,
+                                                              lesson: str, width: int) -> None:
+    """Moving the plotted input moves the dot along the curve to the core's value; moving
+    another input swaps the curve and rescales the axis; nothing leaves the chart, and a
+    phone page never scrolls sideways."""
+    report = _reports()[lesson]
+    knobs = explore(report)
+    drawn = plot(report, knobs)
+    assert drawn is not None
+    v = Visit(browser, f"{base_url}lessons/{lesson}/")
+    v.page.set_viewport_size({"width": width, "height": 900})
+    try:
+        for k, knob in enumerate(knobs):
+            for i in _points(knob):
+                got = v.page.evaluate(MOVE_JS, [k, i])
+                assert got["width"] <= width
+                ys = [float(p.split(",")[1]) for p in got["curve"].split()]
+                assert all(PAD - 0.1 <= y <= HEIGHT - PAD + 0.1 for y in ys)
+                curve = drawn.ys if knob.name == drawn.x else drawn.moved.get((knob.name, i),
+                                                                              drawn.ys)
+                x = knob.values[i] if knob.name == drawn.x else drawn.point[0]
+                y = curve[drawn.xs.index(x)]
+                low, high = scale(curve)
+                assert got["dot"] is not None and y is not None
+                cx = PAD + (WIDTH - 2 * PAD) * (x - drawn.xs[0]) / (drawn.xs[-1] - drawn.xs[0])
+                cy = HEIGHT - PAD - (HEIGHT - 2 * PAD) * (y - low) / (high - low)
+                assert abs(got["dot"][0] - cx) < 0.06 and abs(got["dot"][1] - cy) < 0.06
+        v.clean()
+    finally:
+        v.close()
 
 
 def test_search_works_offline(visit: Any) -> None:
@@ -353,55 +390,6 @@ def test_a_numbers_record_stays_inside_the_window(visit: Any, width: int) -> Non
         display, left, right, window = mark.evaluate(TIP_JS)
         assert display == "block" and left >= 0 and right <= window, (left, right, window)
         v.page.mouse.move(0, 0)
-    v.clean()
-
-
-SET_INPUTS = """
-([ratio, adv, eps]) => {
-  const form = document.querySelector('[data-rlkl-controls]');
-  const set = (name, value) => { const i = form.elements.namedItem(name); i.value = String(value);
-                                 i.dispatchEvent(new Event('input', {bubbles: true})); };
-  set('ratio', ratio); set('advantage', adv); set('epsilon', eps);
-"""
-"""The PPO panel's inputs set as a learner types them (the start of a page function)."""
-
-PLOT_JS = SET_INPUTS + """\
-  const svg = document.querySelector('svg.rlkl-plot'), dot = svg.querySelector('.rlkl-sample');
-  return [{...svg.dataset}, +dot.getAttribute('cx'), +dot.getAttribute('cy'),
-          svg.querySelector('.rlkl-curve-pos').getAttribute('points'),
-          svg.querySelector('.rlkl-curve-neg').getAttribute('points'),
-          svg.querySelector('title').textContent];
-}
-"""
-
-
-@pytest.mark.parametrize(("ratio", "adv", "eps"),
-                         [(1.4, 2.0, 0.2), (0.5, -2.0, 0.2), (0.9, 1.0, 0.3), (3.0, 1.0, 0.1)])
-def test_the_controls_move_the_plots_dot_onto_the_cores_curve(
-    visit: Any, ratio: float, adv: float, eps: float
-) -> None:
-    v = visit("lessons/ppo-clipped-objective/")
-    scale, cx, cy, positive, negative, title = v.page.evaluate(PLOT_JS, [ratio, adv, eps])
-    pad, width, height = float(scale["pad"]), float(scale["width"]), float(scale["height"])
-    rmax, low, high = float(scale["rmax"]), float(scale["low"]), float(scale["high"])
-
-    def x(r: float) -> float:
-        return pad + (width - 2 * pad) * r / rmax
-
-    def y(value: float) -> float:
-        return height - pad - (height - 2 * pad) * (value - low) / (high - low)
-
-    r0 = min(ratio, rmax)
-    assert f"the chosen sample r = {show(ratio)}" in title  # what a screen reader announces
-    assert abs(cx - x(r0)) < 0.06 and abs(cy - y(float(ppo_clip_objective(r0, adv, eps)))) < 0.06
-    kinks = [k for k in (1 - eps, 1 + eps) if 0 < k < rmax]
-    for points, sign in ((positive, 1.0), (negative, -1.0)):
-        got = [tuple(map(float, p.split(","))) for p in points.split()]
-        want = [(x(r), y(float(ppo_clip_objective(r, sign * abs(adv), eps))))
-                for r in (0.0, *kinks, rmax)]
-        assert len(got) == len(want)
-        assert all(abs(a - b) < 0.06 for g, w in zip(got, want, strict=True)
-                   for a, b in zip(g, w, strict=True))
     v.clean()
 
 
@@ -483,33 +471,3 @@ def test_axe_finds_nothing_serious(browser: Any, base_url: str, path: str, width
         assert serious == [], serious
     finally:
         context.close()
-
-
-PANEL_JS = SET_INPUTS + """\
-  const svg = document.querySelector('svg.rlkl-plot');
-  const top = +svg.dataset.pad, bottom = +svg.dataset.height - +svg.dataset.pad;
-  const ys = [...svg.querySelectorAll('polyline')].flatMap(
-    l => l.getAttribute('points').split(' ').map(p => +p.split(',')[1]));
-  const shown = l => l.getAttribute('visibility') !== 'hidden';
-  return {inside: ys.every(y => y >= top - 0.1 && y <= bottom + 0.1),
-          tag: svg.querySelector('.rlkl-sample-label').textContent,
-          labels: [...svg.querySelectorAll('.rlkl-label-pos, .rlkl-label-neg')]
-                    .filter(shown).map(l => l.textContent),
-          border: getComputedStyle(form.elements.namedItem('ratio')).borderTopWidth};
-}
-"""
-
-
-def test_the_ppo_panel_keeps_its_curves_and_labels_true(visit: Any) -> None:
-    """The reviewer's cases: Â = 10 keeps the curves on the chart, ρ = 3 labels the sample
-    with its own value (the table's −6, off the chart to the right), Â = 0 labels the flat
-    curve A = 0, and the number boxes have a visible border."""
-    v = visit("lessons/ppo-clipped-objective/")
-    big = v.page.evaluate(PANEL_JS, [1.4, 10, 0.2])
-    assert big["inside"] and big["labels"] == ["A = +10", "A = \u221210"]
-    far = v.page.evaluate(PANEL_JS, [3, -2, 0.2])
-    assert far["inside"] and far["tag"] == "(3, \u22126) \u2192"
-    flat = v.page.evaluate(PANEL_JS, [0.5, 0, 0.2])
-    assert flat["labels"] == ["A = 0"] and flat["tag"] == "(0.5, 0)"
-    assert float(big["border"].removesuffix("px")) >= 1
-    v.clean()

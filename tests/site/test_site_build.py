@@ -79,14 +79,21 @@ def test_the_page_follows_the_published_order(site) -> None:
     assert positions == sorted(positions)
 
 
-def test_ppo_pages_have_the_plot_and_controls_computed_from_the_core(site) -> None:
-    from rlkl.core import ppo_clip_objective
-
-    html = page(site, "lessons/ppo-clipped-objective")
-    assert html.all("svg") and html.all("polyline")
-    outputs = {a["name"]: a.get("data-value") for a in html.all("output")}
-    assert float(outputs["objective"] or "nan") == float(ppo_clip_objective(0.5, -2.0, 0.2))
-    assert not page(site, "lessons/kl-direction-estimators").all("polyline")
+def test_every_lesson_page_has_its_controls_and_plot(site, check) -> None:
+    """Each page with bindings has a range control per explorable input, disabled until the
+    page's script runs (the prose shows the lesson's own values), and the data it reads;
+    every page but the one with only list inputs has its plot."""
+    for record in check.lessons:
+        html = page(site, f"lessons/{record.lesson.id}")
+        sliders = [a for a in html.all("input") if a.get("type") == "range"]
+        assert record.explorable is not None and sliders, record.lesson.id
+        assert len(sliders) == len(record.explorable.controls)
+        assert all("disabled" in s for s in sliders)
+        data = json.loads(next(s for s in html.scripts if s.startswith('{"knobs"')))
+        assert [k["name"] for k in data["knobs"]] == [c.name for c in record.explorable.controls]
+        has_plot = record.lesson.id != "sft-chat-loss-masks"
+        plots = [a for a in html.all("svg") if a.get("class") == "rlkl-plot"]
+        assert bool(plots) == has_plot == ("plot" in data), record.lesson.id
 
 
 def test_planned_lessons_are_shown_as_planned_never_as_links(site, check) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rlkl.claims.records import Located
+from rlkl.claims.records import Located, PlotSpec, Range
 from rlkl.claims.templates import slots
 from rlkl.diagnostics import Diagnostic
 
@@ -85,6 +85,8 @@ class Bindings:
     lesson: str | None = None
     lesson_at: Located = _NO_LESSON_KEY  # where ``lesson:`` is written
     equations: list[EquationBinding] = field(default_factory=list)
+    explore: list[Range] = field(default_factory=list)
+    plot: PlotSpec | None = None
 
     def diagnostic(self, at: Located, code: str, message: str) -> Diagnostic:
         return Diagnostic(self.display, at.line, at.column, at.pointer, code, message)

@@ -26,7 +26,7 @@ from rlkl.claims.bindings.model import (
     Template,
 )
 from rlkl.claims.bindings.yaml_source import Source, nesting_problem
-from rlkl.claims.records import Located
+from rlkl.claims.records import Located, PlotSpec, Range
 from rlkl.diagnostics import Diagnostic
 from rlkl.loader import (
     MAX_BYTES,
@@ -233,6 +233,17 @@ def _build(root: Source, data: dict[str, Any], path: Path, display: str) -> Bind
             },
         )
     bindings.equations = _equations(root, data)
+    for name, entry in data.get("explore", {}).items():
+        at = _at(root, ["explore", name])
+        if entry == "fixed":
+            bindings.explore.append(Range(name, None, None, None, at))
+        else:
+            bindings.explore.append(Range(name, float(entry["from"]), float(entry["to"]),
+                                          float(entry["step"]), at))
+    if "plot" in data:
+        plot = data["plot"]
+        bindings.plot = PlotSpec(plot["x"], plot["y"], plot.get("x_label", ""),
+                                 plot.get("y_label", ""), _at(root, ["plot"]))
     return bindings
 
 

@@ -1,110 +1,114 @@
 /* rlkl site behaviour: the check question and the "change one variable" controls.
-   The controls use the formulas of rlkl.core (rlkl/core/ppo.py):
-     ratio     r = exp(log π_new − log π_old)               (ppo_ratio)
-     objective min(r·A, clip(r, 1 − ε, 1 + ε)·A)             (ppo_clip_objective)
-     gradient  r·A, or 0 where the clip binds:               (ppo_clip_grad)
-               A > 0 and r > 1 + ε, or A < 0 and r < 1 − ε
-   The controls also redraw the plot above them (curves for ±|Â| and ε, the clip thresholds
-   and the dot at the chosen ratio) on the scale the page was built with.
+   The controls compute nothing: the page ships, as JSON, every number that moves at every
+   point of each input's range, computed with rlkl.core when the site was built
+   (rlkl/claims/explore.py), and the plot's curves with their vertical ranges. Moving a
+   control writes those texts into the marked numbers, marks the claims that stop holding,
+   and redraws the plot from the shipped curve.
    A number's record (its ::after tooltip) is shifted left when it would leave the window.
-   Without JavaScript, the quiz answer sits in a closed <details> and the controls show the
-   lesson's own example, computed when the page was built. */
+   Without JavaScript, the quiz answer sits in a closed <details> and the controls stay at
+   the lesson's own values (disabled). */
 (function () {
   "use strict";
 
-  function show(x) {
-    var r = Number(x.toFixed(6));
-    if (r === 0) return "0";
-    return String(r).replace("-", "\u2212");
-  }
-
-  function compute(inputs) {
-    var a = inputs.advantage, eps = inputs.epsilon, r;
-    if (!isFinite(a)) return { error: "Â must be a number" };
-    if (!isFinite(eps) || eps < 0) return { error: "ε must be a finite number ≥ 0" };
-    if ("ratio" in inputs) {
-      r = inputs.ratio;
-      if (!isFinite(r) || r < 0) return { error: "ρ must be a number ≥ 0" };
-    } else {
-      var po = inputs.p_old, pn = inputs.p_new;
-      if (!(po > 0 && po <= 1)) return { error: "π_old must be a probability in (0, 1]" };
-      if (!(pn > 0 && pn <= 1)) return { error: "π_θ must be a probability in (0, 1]" };
-      r = Math.exp(Math.log(pn) - Math.log(po));
-    }
-    var low = 1 - eps, high = 1 + eps;
-    var clipped = Math.min(Math.max(r, low), high) * a;
-    var raw = r * a;
-    var binds = (a > 0 && r > high) || (a < 0 && r < low);
-    return {
-      ratio: r, raw: raw, clipped: clipped, objective: Math.min(raw, clipped),
-      gradient: binds ? 0 : raw, binds: binds
-    };
-  }
-
-  function fmt(x) {  // as rlkl/site/plot.py writes numbers (4 significant digits, U+2212)
-    return String(Number(x.toPrecision(4))).replace("-", "\u2212");
-  }
-
-  function drawPlot(svg, inputs, out) {
-    if (!svg || out.error) return;
-    var d = svg.dataset, pad = +d.pad, w = +d.width, h = +d.height, rmax = +d.rmax;
-    var eps = inputs.epsilon, size = Math.abs(inputs.advantage);  // 0: both curves flat at 0
-    function at(r, a) { return compute({ ratio: r, advantage: a, epsilon: eps }).objective; }
-    var ratios = [0].concat([1 - eps, 1 + eps].filter(function (k) {
-      return k > 0 && k < rmax;
-    }), [rmax]);
-    var r0 = Math.min(Math.max(out.ratio, 0), rmax), y0 = at(r0, inputs.advantage);
-    // the vertical scale follows the curves (a larger |A| stretches them): kept in the SVG's
-    // data, with its zero line and its three labels
-    var values = [0, y0];
-    ratios.forEach(function (r) { values.push(at(r, size), at(r, -size)); });
-    var low = Math.min.apply(null, values), high = Math.max.apply(null, values);
-    var span = (high - low) || 1;
-    d.low = String(low);
-    d.high = String(low + span);
-    function x(r) { return pad + (w - 2 * pad) * r / rmax; }
-    function y(v) { return h - pad - (h - 2 * pad) * (v - low) / span; }
+  function redraw(svg, plot, key, index) {
+    if (!svg || !plot) return;
+    var d = svg.dataset, pad = +d.pad, w = +d.width, h = +d.height, x0 = +d.x0, x1 = +d.x1;
+    var ys = plot.curves[key] || plot.curves[""];
+    var range = plot.scales[key] || plot.scales[""], low = range[0], high = range[1];
+    function x(v) { return pad + (w - 2 * pad) * (v - x0) / ((x1 - x0) || 1); }
+    function y(v) { return h - pad - (h - 2 * pad) * (v - low) / (high - low); }
+    svg.querySelector(".rlkl-curve").setAttribute("points", plot.xs.map(function (v, i) {
+      return ys[i] === null ? null : x(v).toFixed(1) + "," + y(ys[i]).toFixed(1);
+    }).filter(Boolean).join(" "));
     var zero = svg.querySelector(".rlkl-zero");
-    if (zero) {
-      zero.setAttribute("y1", y(0).toFixed(1));
-      zero.setAttribute("y2", y(0).toFixed(1));
-    }
+    zero.setAttribute("y1", y(0).toFixed(1));
+    zero.setAttribute("y2", y(0).toFixed(1));
+    zero.setAttribute("visibility", low <= 0 && 0 <= high ? "visible" : "hidden");
     svg.querySelectorAll(".rlkl-ytick").forEach(function (tick) {
-      var value = { low: low, zero: 0, high: low + span }[tick.dataset.at];
+      var value = tick.dataset.at === "low" ? low : high;
       tick.setAttribute("y", (y(value) + 4).toFixed(1));
       tick.textContent = fmt(value);
     });
-    [["pos", size], ["neg", -size]].forEach(function (curve) {
-      svg.querySelector(".rlkl-curve-" + curve[0]).setAttribute("points", ratios.map(function (r) {
-        return x(r).toFixed(1) + "," + y(at(r, curve[1])).toFixed(1);
-      }).join(" "));
-      var label = svg.querySelector(".rlkl-label-" + curve[0]);
-      label.setAttribute("y", (y(at(rmax, curve[1])) - (curve[1] > 0 ? 6 : 8)).toFixed(1));
-      label.textContent = size === 0 ? "A = 0" :
-        "A = " + (curve[1] > 0 ? "+" : "\u2212") + fmt(size);
-      label.setAttribute("visibility", size === 0 && curve[0] === "neg" ? "hidden" : "visible");
-    });
-    svg.querySelectorAll(".rlkl-edge").forEach(function (g) {
-      var edge = 1 + Number(g.dataset.sign) * eps;
-      g.setAttribute("visibility", edge >= 0 && edge <= rmax ? "visible" : "hidden");
-      g.querySelector("line").setAttribute("x1", x(edge).toFixed(1));
-      g.querySelector("line").setAttribute("x2", x(edge).toFixed(1));
-      var text = g.querySelector("text");
-      text.setAttribute("x", x(edge).toFixed(1));
-      text.textContent = text.textContent.replace(/=.*$/, "= " + fmt(edge));
-    });
-    // the dot stays on its curve, at the chart's edge for a ratio beyond it; its label gives
-    // the sample's own value (the table's), with an arrow when the sample lies off the chart
+    var at = index === null ? plot.at : plot.points[index];
     var dot = svg.querySelector(".rlkl-sample"), tag = svg.querySelector(".rlkl-sample-label");
-    dot.setAttribute("cx", x(r0).toFixed(1));
-    dot.setAttribute("cy", y(y0).toFixed(1));
-    var beyond = out.ratio > rmax ? " \u2192" : "";
-    tag.setAttribute("x", Math.min(x(r0) + 8, w - pad - 80).toFixed(1));
-    tag.setAttribute("y", (y(y0) - 8).toFixed(1));
-    tag.textContent = "(" + fmt(out.ratio) + ", " + fmt(out.objective) + ")" + beyond;
-    svg.querySelector("title").textContent = "Clipped objective against the ratio for A = \u00b1" +
-      fmt(size) + ", \u03b5 = " + fmt(eps) + "; the chosen sample r = " + fmt(out.ratio) +
-      ", A = " + fmt(inputs.advantage) + " gives " + fmt(out.objective);
+    var px = plot.xs[at], py = ys[at];
+    dot.setAttribute("visibility", py === null ? "hidden" : "visible");
+    tag.setAttribute("visibility", py === null ? "hidden" : "visible");
+    if (py === null) return;
+    dot.setAttribute("cx", x(px).toFixed(1));
+    dot.setAttribute("cy", y(py).toFixed(1));
+    tag.setAttribute("x", Math.min(x(px) + 8, w - pad - 90).toFixed(1));
+    tag.setAttribute("y", Math.max(y(py) - 8, 14).toFixed(1));
+    tag.textContent = "(" + fmt(px) + ", " + fmt(py) + ")";
+  }
+
+  function fmt(x) {  // as rlkl/site/plot.py writes axis numbers (4 significant digits)
+    var text = String(Number(x.toPrecision(4)));
+    return text === "-0" ? "0" : text.replace("-", "\u2212");
+  }
+
+  function setupExplore(section) {
+    var data = JSON.parse(section.querySelector(".rlkl-explore-data").textContent);
+    var form = section.querySelector("form"), svg = section.querySelector("svg.rlkl-plot");
+    var summary = form.querySelector(".rlkl-moved-summary");
+    var sliders = Array.prototype.slice.call(form.querySelectorAll("input[data-knob]"));
+    var marks = {};
+    document.querySelectorAll(".rlkl-num[data-n]").forEach(function (el) {
+      marks[el.dataset.n] = { el: el, text: el.textContent, detail: el.dataset.detail };
+    });
+    function show(slider, i) {
+      var knob = data.knobs[+slider.dataset.knob];
+      slider.value = String(i);
+      slider.setAttribute("aria-valuetext", knob.texts[i]);
+      form.querySelector('output[for="' + slider.id + '"]').textContent = knob.texts[i];
+    }
+    function apply(k, i) {
+      var knob = data.knobs[k];
+      Object.keys(marks).forEach(function (n) {
+        var m = marks[n];
+        m.el.textContent = m.text;
+        m.el.dataset.detail = m.detail;
+        m.el.classList.remove("rlkl-moved", "rlkl-untrue");
+      });
+      sliders.forEach(function (slider, j) { show(slider, j === k ? i : data.knobs[j].at); });
+      var moved = 0, untrue = 0, changed = knob.name + " = " + knob.texts[i];
+      Object.keys(knob.numbers).forEach(function (n) {
+        var m = marks[n], text = knob.numbers[n][i];
+        if (!m || text === m.text) return;
+        m.el.textContent = text;
+        m.el.classList.add("rlkl-moved");
+        m.el.dataset.detail = "moved with " + changed + ": recomputed with rlkl.core when " +
+          "this site was built, by the expression that verified the lesson's " + m.text;
+        moved += 1;
+      });
+      Object.keys(knob.untrue).forEach(function (n) {
+        var m = marks[n];
+        if (!m || knob.untrue[n].indexOf(i) < 0) return;
+        m.el.classList.add("rlkl-untrue");
+        m.el.dataset.detail = "no longer true here (" + changed + "): " + m.detail;
+        untrue += 1;
+      });
+      summary.textContent = i === knob.at ? "The inputs are at the lesson's values." :
+        changed + ": " + moved + " number" + (moved === 1 ? "" : "s") + " of the page moved" +
+        (untrue ? ", and " + untrue + " claim" + (untrue === 1 ? " is" : "s are") +
+         " no longer true here (marked)" : "") + ".";
+      var plot = data.plot;
+      if (plot) redraw(svg, plot, plot.x === knob.name ? "" : knob.name + ":" + i,
+                       plot.x === knob.name ? i : null);
+    }
+    sliders.forEach(function (slider) {
+      slider.disabled = false;
+      slider.addEventListener("input", function () {
+        apply(+slider.dataset.knob, +slider.value);
+      });
+    });
+    var reset = form.querySelector(".rlkl-reset");
+    reset.disabled = false;
+    form.addEventListener("reset", function (event) {
+      event.preventDefault();
+      if (sliders.length) apply(0, data.knobs[0].at);
+    });
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
   }
 
   function placeTip(event) {
@@ -117,38 +121,6 @@
     var room = document.documentElement.clientWidth - margin - left;
     var shift = Math.max(Math.min(0, room - width), margin - left);
     if (shift < 0) mark.style.setProperty("--rlkl-tip-left", shift + "px");
-  }
-
-  function setupControls(form) {
-    var error = form.querySelector(".rlkl-control-error");
-    var names = ["ratio", "raw", "clipped", "objective", "gradient"];
-    var svg = form.parentNode.querySelector("svg.rlkl-plot");
-    function read(name) {
-      var input = form.elements.namedItem(name);
-      return input ? parseFloat(input.value) : undefined;
-    }
-    function update() {
-      var inputs = { advantage: read("advantage"), epsilon: read("epsilon") };
-      if (form.dataset.mode === "probs") {
-        inputs.p_old = read("p_old"); inputs.p_new = read("p_new");
-      } else {
-        inputs.ratio = read("ratio");
-      }
-      var out = compute(inputs);
-      names.forEach(function (name) {
-        var node = form.querySelector('output[name="' + (name === "ratio" ? "ratio_out" : name) + '"]');
-        if (out.error) { node.textContent = "—"; node.dataset.value = ""; }
-        else { node.textContent = show(out[name]); node.dataset.value = String(out[name]); }
-      });
-      var branch = form.querySelector('output[name="branch"]');
-      branch.textContent = out.error ? "—" : (out.binds ? "clipped (flat, no gradient)" : "raw product");
-      error.hidden = !out.error;
-      error.textContent = out.error || "";
-      drawPlot(svg, inputs, out);
-    }
-    form.addEventListener("input", update);
-    form.addEventListener("submit", function (event) { event.preventDefault(); });
-    update();
   }
 
   function setupQuiz(form) {
@@ -235,6 +207,6 @@
   window.addEventListener("resize", fitEquations);
   document.addEventListener("mouseover", placeTip);
   document.addEventListener("focusin", placeTip);
-  document.querySelectorAll("[data-rlkl-controls]").forEach(setupControls);
+  document.querySelectorAll("[data-rlkl-explore]").forEach(setupExplore);
   document.querySelectorAll("[data-rlkl-quiz]").forEach(setupQuiz);
 })();

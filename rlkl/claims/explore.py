@@ -1,0 +1,351 @@
+"""A lesson's worked example, explorable: each input moved along a range, one at a time, and
+every number that depends on it recomputed by the expressions that verified it.
+
+Seed 003's instruction is "change one variable, explain what moves". rlkl knows, for every
+number of the prose, which inputs it is computed from and by which expression (the checks of
+a :class:`~rlkl.claims.report.LessonReport`), so a page can let a learner change an input and
+show what moves without a second implementation: :func:`explore` evaluates the checks' own
+expressions with :mod:`rlkl.core` at every point of each input's range (the others at their
+authored values) and returns, per point, each dependent number as the prose would write it
+(its written precision, sign style and percent: :func:`rlkl.claims.prose.scanner.format_number`)
+and each negative claim or ``holds:`` condition that stops being true there.
+
+An input's range is the one ``claims.yaml`` declares under ``explore:`` (checked by
+:func:`~rlkl.claims.evaluation.ranges.range_problems` when the lesson is checked), else
+:func:`~rlkl.claims.evaluation.ranges.inferred` from its authored value. A point at which
+any dependent expression cannot be computed (a log of a negative number: the core refuses
+it) is left out of the range. Explored: scalar inputs and two-action distributions
+(``[p, 1 − p]``, moved by their first probability); the check question and its
+misconceptions stay as written (:data:`~rlkl.claims.records.ASKED`): the question tests a
+case the page has not worked out.
+
+:func:`plot` computes the page's plot the same way: one output over a fine grid of one
+input's range, at the authored values of the others and at every point of theirs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from rlkl.claims.evaluation import expr
+from rlkl.claims.evaluation.precision import agrees
+from rlkl.claims.evaluation.ranges import inferred, moved_by, places, points, stated
+from rlkl.claims.fixtures.recorded import canonical
+from rlkl.claims.prose.scanner import Mention, format_number, scan
+from rlkl.claims.records import ASKED, PlotSpec, Range
+from rlkl.claims.report import Check, LessonReport, Number
+from rlkl.numerals import UNIT_BASES
+
+__all__ = ["Knob", "Plot", "explore", "plot"]
+
+_BASES = {canonical(base): base for base in UNIT_BASES.values()}
+_FINE = 4  # a plot's grid: this many intervals between two points of its input's range
+_EXPLORED = ("output", "negative", "condition")  # the kinds of check a page moves or flags
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One input a learner can change, and what moves with it.
+
+    ``values``: the range's points, the authored one at ``at``; ``texts``: each point as the
+    prose writes the input. ``numbers``: for each number of the lesson that moves (its index
+    in :attr:`LessonReport.numbers`: the input's own mentions and every output computed from
+    it), its text at each point. ``untrue``: for each number that carries a negative claim
+    or a condition, the points at which that claim no longer holds.
+    """
+
+    name: str
+    values: tuple[float, ...]
+    texts: tuple[str, ...]
+    at: int
+    numbers: Mapping[int, tuple[str, ...]]
+    untrue: Mapping[int, tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class Plot:
+    """An output ``y`` against an input ``x``: ``xs`` a fine grid over ``x``'s range (its
+    points included), ``ys`` the output there with the other inputs as authored, and
+    ``moved[(knob, i)]`` the output there with input ``knob`` at its ``i``-th point
+    (None where it cannot be computed). ``point``: the authored (x, y)."""
+
+    x: str
+    y: str
+    x_label: str
+    y_label: str
+    xs: tuple[float, ...]
+    ys: tuple[float | None, ...]
+    point: tuple[float, float]
+    moved: Mapping[tuple[str, int], tuple[float | None, ...]] = field(default_factory=dict)
+
+
+def _exact(value: Any) -> Any:
+    """An input as a check recorded it, for computing: a list as a float64 array, a number
+    as a float, and a unit's logarithm base exact again (the records keep 12 significant
+    digits, which every number written in prose has, but e does not)."""
+    if isinstance(value, list):
+        return np.asarray(value, dtype=np.float64)
+    return _BASES.get(value, float(value))
+
+
+@dataclass
+class _Lesson:
+    """A report's quantities, ready to recompute: each output's expression, an order they
+    can be computed in, the inputs with the outputs as authored, and for each check the
+    numbers it is anchored on."""
+
+    report: LessonReport
+    outputs: dict[str, str] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    base: dict[str, Any] = field(default_factory=dict)
+    anchored: dict[str, list[int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for check in self.report.checks:
+            if check.target is not None:
+                self.outputs.setdefault(check.target[0], check.target[2])
+        for check in self.report.checks:
+            for name, value in self.own(check).items():
+                self.base.setdefault(name, value)  # the first reading (see value_at)
+        waiting = dict(self.outputs)
+        while waiting:
+            ready = [n for n, s in waiting.items()
+                     if not expr.names(expr.parse(s)) & (set(waiting) - {n})]
+            for name in ready or list(waiting):  # a cycle is reported by the check
+                self.order.append(name)
+                del waiting[name]
+        self.compute(self.base, set(self.base))
+        for index, number in enumerate(self.report.numbers):
+            for check_id in number.checks:
+                self.anchored.setdefault(check_id, []).append(index)
+
+    def own(self, check: Check) -> dict[str, Any]:
+        """The inputs ``check`` read (not the outputs)."""
+        return {n: _exact(v) for n, v in check.inputs.items() if n not in self.outputs}
+
+    def compute(self, values: dict[str, Any], moved: set[str]) -> None:
+        """Recompute into ``values`` every output that reads a name in ``moved``."""
+        moved = set(moved)
+        for name in self.order:
+            tree = expr.parse(self.outputs[name])
+            if expr.names(tree) & moved:
+                values[name] = expr.evaluate(tree, values)
+                moved.add(name)
+
+    def at(self, name: str, value: Any) -> dict[str, Any]:
+        """Every quantity with input ``name`` at ``value`` and the others as authored."""
+        values = dict(self.base)
+        values[name] = value
+        self.compute(values, {name})
+        return values
+
+    def value_at(self, check: Check, values: Mapping[str, Any], knob: str) -> Any:
+        """What ``check`` computes with ``values``, with the inputs it read itself where
+        they differ (a sentence may state the lesson's quantity in bits where the rest says
+        nats; the outputs it reads are recomputed with them)."""
+        own = {n: v for n, v in self.own(check).items() if n != knob}
+        differ = {n for n, v in own.items() if n not in values or not np.array_equal(values[n], v)}
+        if differ:
+            values = {**values, **own}
+            self.compute(values, differ)
+        target = check.target
+        if target is None:
+            return expr.evaluate(expr.parse(check.expression), values)
+        value = values[target[0]]
+        return value if target[1] is None else np.asarray(value, dtype=np.float64)[target[1]]
+
+
+def _like(number: Number, decimals: int | None = None) -> Mention:
+    """The mention ``format_number`` writes a value like (its sign style and percent)."""
+    return Mention(number.pointer, number.start, number.end, number.text, Decimal(0),
+                   number.decimals if decimals is None else decimals)
+
+
+def _written(value: float, number: Number) -> str:
+    """``value`` as the prose writes ``number``: at its written precision, except that a
+    whole number (``2``, an exact ``0``) that stops being whole is written with up to two
+    decimals (0.5 is "0.5", not "0" or "1")."""
+    if number.decimals == 0 and abs(value - round(value)) > 1e-9:
+        return format_number(value, _like(number, 2 if abs(value * 10 % 1) > 1e-9 else 1))
+    return format_number(value, _like(number))
+
+
+def _grid(name: str, value: Decimal, decimals: int, ranges: Mapping[str, Range]
+          ) -> tuple[Decimal, ...]:
+    declared = ranges.get(name)
+    if declared is None:
+        return inferred(value, decimals)
+    assert declared.low is not None and declared.high is not None and declared.step is not None
+    return points(*(Decimal(repr(x)) for x in (declared.low, declared.high, declared.step)))
+
+
+def _movable(lesson: _Lesson, declared: Iterable[Range]
+             ) -> list[tuple[str, Decimal, int, tuple[Decimal, ...]]]:
+    """Each input a page can change: (name, authored value, length, its range)."""
+    ranges = {r.name: r for r in declared}
+    numbers = ((n.pointer, n.role, n.decimals) for n in lesson.report.numbers)
+    return [(name, value, length, _grid(name, value, decimals, ranges))
+            for name, (value, decimals, length) in stated(numbers, lesson.base).items()
+            if not (name in ranges and ranges[name].fixed)]
+
+
+def explore(report: LessonReport) -> tuple[Knob, ...]:
+    """Every input of the lesson a page can change, with what moves along its range (see
+    the module docstring), in the ranges its ``claims.yaml`` declares."""
+    lesson = _Lesson(report)
+    knobs = (_knob(lesson, name, value, length, grid)
+             for name, value, length, grid in _movable(lesson, report.explore))
+    return tuple(k for k in knobs if k is not None)
+
+
+def _value(point: Decimal, length: int) -> Any:
+    """An input's value at a point: the number, or the distribution [p, 1 − p]."""
+    if length == 1:
+        return float(point)
+    return np.array([float(point), float(1 - point)], dtype=np.float64)
+
+
+def _knob(lesson: _Lesson, name: str, value: Decimal, length: int,
+          grid: Sequence[Decimal]) -> Knob | None:
+    """One input's knob: its points that every dependent expression can be computed at
+    (None when fewer than two are, or the authored value is not among them)."""
+    moved = moved_by(name, lesson.outputs)
+    checks = [c for c in lesson.report.checks if not c.pointer.startswith(ASKED)
+              and c.kind in _EXPLORED
+              and expr.names(expr.parse(c.target[2] if c.target else c.expression)) & moved]
+    own = [i for i, n in enumerate(lesson.report.numbers)
+           if n.role == f"input {name}" and not n.pointer.startswith(ASKED)]
+    kept: list[tuple[Decimal, dict[int, str], set[int]]] = []
+    for point in grid:
+        result = _at_point(lesson, name, point, length, checks, own)
+        if result is not None:
+            kept.append((point, *result))
+    at = next((i for i, (p, _, _) in enumerate(kept) if p == value), None)
+    if at is None or len(kept) < 2:
+        return None
+    authored = {i: n.text for i, n in enumerate(lesson.report.numbers)}
+    numbers = {i: tuple(texts.get(i, authored[i]) for _, texts, _ in kept)
+               for i in sorted({i for _, texts, _ in kept for i in texts})}
+    numbers = {i: t for i, t in numbers.items() if len(set(t)) > 1 or i in own}
+    untrue = {i: tuple(k for k, (_, _, false) in enumerate(kept) if i in false)
+              for i in sorted({i for _, _, false in kept for i in false})}
+    first = lesson.report.numbers[own[0]]
+    texts = tuple(_input_text(p, first, 0, length) for p, _, _ in kept)
+    return Knob(name, tuple(float(p) for p, _, _ in kept), texts, at, numbers, untrue)
+
+
+def _input_text(point: Decimal, number: Number, element: int, length: int) -> str:
+    """The input at ``point`` as the prose writes ``number`` (the ``element``-th
+    probability of a distribution), with the decimals the point needs."""
+    value = point if length == 1 else (point, 1 - point)[element]
+    return format_number(float(value), _like(number, max(number.decimals, places(value))))
+
+
+def _at_point(lesson: _Lesson, name: str, point: Decimal, length: int,
+              checks: Sequence[Check], own: Sequence[int],
+              ) -> tuple[dict[int, str], set[int]] | None:
+    """The texts of the numbers that move, and the numbers whose claims stop holding, with
+    ``name`` at ``point``; None when something there cannot be computed."""
+    numbers = lesson.report.numbers
+    texts: dict[int, str] = {}
+    false: set[int] = set()
+    try:
+        values = lesson.at(name, _value(point, length))
+        for index in own:
+            element = _element(numbers, index) if length == 2 else 0
+            texts[index] = _input_text(point, numbers[index], element, length)
+        for check in checks:
+            computed = lesson.value_at(check, values, name)
+            if check.kind == "condition":
+                holds = bool(computed)
+            else:
+                number = float(np.asarray(computed, dtype=np.float64).reshape(()))
+                if not np.isfinite(number):
+                    return None
+                holds = check.kind == "output" or not agrees(
+                    number, scan("", check.text)[0].value, check.decimals)
+            for index in lesson.anchored.get(check.id, ()):
+                if check.kind == "output":
+                    texts[index] = _written(number, numbers[index])
+                elif not holds:
+                    false.add(index)
+    except (expr.ExprError, ValueError, IndexError):
+        return None
+    return texts, false
+
+
+def _element(numbers: Sequence[Number], index: int) -> int:
+    """Which probability of a two-action distribution the input's number ``index`` is: its
+    place among the distribution's numbers in the same prose string (they come in pairs)."""
+    number = numbers[index]
+    before = [n for n in numbers[:index] if n.pointer == number.pointer and n.role == number.role]
+    return len(before) % 2
+
+
+def plot(report: LessonReport, knobs: Sequence[Knob]) -> Plot | None:
+    """The page's plot: the ``plot:`` of ``claims.yaml``, else the first output of the
+    worked example (one number, outside the check question) against the first input it
+    is computed from; None when the lesson has no such pair."""
+    lesson = _Lesson(report)
+    by_name = {k.name: k for k in knobs}
+    spec = report.plot
+    if spec is None:
+        spec = _first_pair(lesson, knobs)
+    if spec is None or spec.x not in by_name or spec.y not in lesson.outputs:
+        return None
+    knob = by_name[spec.x]
+    xs = _fine(knob.values)
+    length = 2 if isinstance(lesson.base.get(spec.x), np.ndarray) else 1
+
+    def curve(values: Mapping[str, Any]) -> tuple[float | None, ...]:
+        out = []
+        for x in xs:
+            try:
+                moved = dict(values)
+                moved[spec.x] = _value(Decimal(repr(x)), length)
+                lesson.compute(moved, {spec.x})
+                y = float(np.asarray(moved[spec.y], dtype=np.float64).reshape(()))
+                out.append(y if np.isfinite(y) else None)
+            except (expr.ExprError, ValueError, IndexError, TypeError):
+                out.append(None)
+        return tuple(out)
+
+    moved: dict[tuple[str, int], tuple[float | None, ...]] = {}
+    for other in knobs:
+        if other.name == spec.x or spec.y not in moved_by(other.name, lesson.outputs):
+            continue
+        other_length = 2 if isinstance(lesson.base.get(other.name), np.ndarray) else 1
+        for i, v in enumerate(other.values):
+            moved[(other.name, i)] = curve(lesson.at(other.name, _value(Decimal(repr(v)),
+                                                                        other_length)))
+    y0 = float(np.asarray(lesson.base[spec.y], dtype=np.float64).reshape(()))
+    return Plot(spec.x, spec.y, spec.x_label or spec.x, spec.y_label or spec.y, xs,
+                curve(lesson.base), (knob.values[knob.at], y0), moved)
+
+
+def _first_pair(lesson: _Lesson, knobs: Sequence[Knob]) -> PlotSpec | None:
+    """The first output of the prose that is one number and moves with an input."""
+    for check in lesson.report.checks:
+        target = check.target
+        if target is None or target[1] is not None or check.pointer.startswith(ASKED):
+            continue
+        if np.size(lesson.base.get(target[0], ())) != 1:
+            continue
+        for knob in knobs:
+            if target[0] in moved_by(knob.name, lesson.outputs):
+                return PlotSpec(knob.name, target[0])
+    return None
+
+
+def _fine(values: Sequence[float]) -> tuple[float, ...]:
+    """``values`` with ``_FINE`` intervals between each two, rounded to 12 digits."""
+    out = [values[0]]
+    for a, b in itertools.pairwise(values):
+        out.extend(float(f"{a + (b - a) * k / _FINE:.12g}") for k in range(1, _FINE + 1))
+    return tuple(out)
