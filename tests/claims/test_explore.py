@@ -42,7 +42,7 @@ def _run(script: str, name: str, value: Any) -> dict[str, Any]:
     written = (f"np.array({list(value)!r}, float)" if isinstance(value, list)
                else str(int(value)) if whole else repr(value))  # as the script writes it
     namespace: dict[str, Any] = {}
-    exec(line.sub(lambda _: f"{name} = {written}", script), namespace)  # noqa: S102
+    exec(line.sub(lambda _: f"{name} = {written}", script), namespace)
     return namespace
 
 
