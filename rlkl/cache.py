@@ -156,7 +156,8 @@ class Key:
 
 @dataclass(frozen=True)
 class Cache:
-    """The cache folder: :meth:`lookup`, :meth:`key`, :meth:`put` and :meth:`put_if_unchanged`.
+    """The cache folder: :meth:`lookup`, :meth:`key`, :meth:`put` and :meth:`put_if_unchanged`
+    (and :meth:`derived` records a consumer computes from a report).
 
     An entry is two files: ``<name>.json``, the report's summary (its diagnostics, facts,
     flags and counts: all ``rlkl check`` and ``regen`` read), and ``<name>.rows.json``, its
@@ -238,6 +239,16 @@ class Cache:
         if self._write(f"{key.name}.rows", {"key": key.content, **entry.rows_json()}):
             self._write(key.name, self._summary(key, entry))
 
+    def derived(self, kind: str, content: str) -> Any:
+        """What :meth:`put_derived` stored for ``content`` (a hash of everything the data
+        is computed from), None when nothing is: records a consumer computes from a report
+        (the site's explorable examples), kept beside the reports."""
+        data = self._read(f"{kind}-{content}")
+        return data.get("data") if data is not None and data["key"] == content else None
+
+    def put_derived(self, kind: str, content: str, payload: Any) -> None:
+        self._write(f"{kind}-{content}", {"key": content, "data": payload})
+
     def _write(self, name: str, payload: dict[str, Any]) -> bool:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -247,6 +258,14 @@ class Cache:
         except (OSError, TypeError, ValueError):
             return False  # a cache that cannot be written is only slower
         return True
+
+
+def report_fingerprint(report: LessonReport) -> str:
+    """A SHA-256 of a finished report's rows, the explore and plot declarations among them,
+    and rlkl's code: the key of what a consumer computes from the report alone."""
+    rows = json.dumps(report.rows_json(), sort_keys=True, default=_plain)
+    return hashlib.sha256(f"{code_fingerprint()}\0{rows}".encode("utf-8", "surrogatepass")
+                          ).hexdigest()
 
 
 def _plain(value: Any) -> Any:

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 # only where a pool starts or runs, so a command that needs none (a warm check) never pays it.
 
 T = TypeVar("T")
+A = TypeVar("A")  # what is mapped: a lesson path, or a record
+R = TypeVar("R")  # a chunk's answers
+F = TypeVar("F")  # the function mapped
 
 POOL_MIN_LESSONS = 48
 
@@ -122,16 +125,31 @@ def map_paths(
     dead worker are done here, read again from disk.
     """
     listed = list(paths)
-    answers = _map(function, listed, jobs) if jobs > 1 and len(listed) >= POOL_MIN_LESSONS else None
+    answers = (_map(_chunk, function, listed, jobs)
+               if jobs > 1 and len(listed) >= POOL_MIN_LESSONS else None)
     return answers if answers is not None else _chunk(function, listed)
 
 
-def _map(
-    function: Callable[[LessonFile], T], paths: list[Path], jobs: int
-) -> list[T | None] | None:
-    """The answers of ``paths`` across ``jobs`` processes (None: no pool can start here)."""
-    size = max(1, min(16, len(paths) // (8 * jobs)))  # small: nobody idles long at the end
-    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
+def map_values(function: Callable[[A], T], items: Sequence[A], jobs: int) -> list[T]:
+    """``function`` of each of ``items`` (picklable records, such as lesson reports), in
+    order, across ``jobs`` processes as :func:`map_paths` does (here for fewer than
+    :data:`POOL_MIN_LESSONS`, or when no pool can start)."""
+    listed = list(items)
+    answers = (_map(_values, function, listed, jobs)
+               if jobs > 1 and len(listed) >= POOL_MIN_LESSONS else None)
+    return answers if answers is not None else _values(function, listed)
+
+
+def _values(function: Callable[[A], T], items: list[A]) -> list[T]:
+    return [function(item) for item in items]
+
+
+def _map(runner: Callable[[F, list[A]], list[R]], function: F, items: list[A], jobs: int
+         ) -> list[R] | None:
+    """``runner(function, chunk)`` of the chunks of ``items`` across ``jobs`` processes,
+    joined in order (None: no pool can start here)."""
+    size = max(1, min(16, len(items) // (8 * jobs)))  # small: nobody idles long at the end
+    chunks = [items[i : i + size] for i in range(0, len(items), size)]
     from concurrent.futures import ProcessPoolExecutor
 
     try:
@@ -140,9 +158,10 @@ def _map(
     except (OSError, NotImplementedError, ImportError):  # no processes in this sandbox
         return None
     with pool:
-        futures = [_submit(pool, function, chunk) for chunk in chunks]
+        futures = [_submit(pool, runner, function, chunk) for chunk in chunks]
         try:
-            return [a for f, c in zip(futures, chunks, strict=True) for a in _done(f, function, c)]
+            return [a for f, c in zip(futures, chunks, strict=True)
+                    for a in _done(f, runner, function, c)]
         except BaseException:
             for future in futures:
                 if future is not None:
@@ -150,23 +169,19 @@ def _map(
             raise
 
 
-def _submit(
-    pool: ProcessPoolExecutor, function: Callable[[LessonFile], T], chunk: list[Path]
-) -> Future[list[T | None]] | None:
+def _submit(pool: ProcessPoolExecutor, runner: Callable[[F, list[A]], list[R]], function: F,
+            chunk: list[A]) -> Future[list[R]] | None:
     """The chunk sent to a worker; None when no worker can take it (it is done here)."""
     from concurrent.futures.process import BrokenProcessPool
 
     try:
-        return pool.submit(_chunk, function, chunk)
+        return pool.submit(runner, function, chunk)
     except (OSError, BrokenProcessPool):
         return None
 
 
-def _done(
-    future: Future[list[T | None]] | None,
-    function: Callable[[LessonFile], T],
-    chunk: list[Path],
-) -> list[T | None]:
+def _done(future: Future[list[R]] | None, runner: Callable[[F, list[A]], list[R]], function: F,
+          chunk: list[A]) -> list[R]:
     """A chunk's answers; a chunk no worker took, or lost with its worker (killed, out of
     memory), is done here."""
     from concurrent.futures.process import BrokenProcessPool
@@ -176,4 +191,4 @@ def _done(
             return future.result()
     except BrokenProcessPool:
         pass
-    return _chunk(function, chunk)
+    return runner(function, chunk)

@@ -187,3 +187,18 @@ def test_lessons_no_worker_can_take_are_done_here(
     monkeypatch.setattr(ProcessPoolExecutor, "submit", refuse)
     paths = validate.discover([space.root])
     assert pool.map_paths(_pid, paths, 2) == [os.getpid()] * len(paths)
+
+
+def _pid_and_square(x: int) -> tuple[int, int]:
+    return os.getpid(), x * x
+
+
+def test_records_are_mapped_in_other_processes_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """map_values (the site's explorable examples) keeps the items' order across workers,
+    and runs in this process below POOL_MIN_LESSONS items."""
+    items = list(range(60))
+    answers = pool.map_values(_pid_and_square, items, 2)
+    assert [square for _, square in answers] == [x * x for x in items]
+    assert os.getpid() not in {pid for pid, _ in answers}
+    few = pool.map_values(_pid_and_square, items[: pool.POOL_MIN_LESSONS - 1], 2)
+    assert {pid for pid, _ in few} == {os.getpid()}

@@ -42,10 +42,10 @@ from rlkl.claims.records import ASKED, PlotSpec, Range
 from rlkl.claims.report import Check, LessonReport, Number
 from rlkl.numerals import UNIT_BASES
 
-__all__ = ["Knob", "Plot", "explore", "plot"]
+__all__ = ["Knob", "Plot", "explore", "explored", "plot", "read_explored"]
 
 _BASES = {canonical(base): base for base in UNIT_BASES.values()}
-_FINE = 4  # a plot's grid: this many intervals between two points of its input's range
+_FINE = 2  # a plot's grid: this many intervals between two points of its input's range
 _EXPLORED = ("output", "negative", "condition")  # the kinds of check a page moves or flags
 
 
@@ -97,14 +97,16 @@ def _exact(value: Any) -> Any:
 @dataclass
 class _Lesson:
     """A report's quantities, ready to recompute: each output's expression, an order they
-    can be computed in, the inputs with the outputs as authored, and for each check the
-    numbers it is anchored on."""
+    can be computed in, the inputs with the outputs as authored, for each check the numbers
+    it is anchored on, and the inputs a check read otherwise than the lesson's first
+    reading (its sentence's own unit)."""
 
     report: LessonReport
     outputs: dict[str, str] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     base: dict[str, Any] = field(default_factory=dict)
     anchored: dict[str, list[int]] = field(default_factory=dict)
+    overlays: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for check in self.report.checks:
@@ -120,6 +122,11 @@ class _Lesson:
             for name in ready or list(waiting):  # a cycle is reported by the check
                 self.order.append(name)
                 del waiting[name]
+        for check in self.report.checks:  # a sentence's own unit, where it is not the base's
+            own = {n: v for n, v in self.own(check).items()
+                   if not np.array_equal(self.base[n], v)}
+            if own:
+                self.overlays[check.id] = own
         self.compute(self.base, set(self.base))
         for index, number in enumerate(self.report.numbers):
             for check_id in number.checks:
@@ -129,14 +136,28 @@ class _Lesson:
         """The inputs ``check`` read (not the outputs)."""
         return {n: _exact(v) for n, v in check.inputs.items() if n not in self.outputs}
 
-    def compute(self, values: dict[str, Any], moved: set[str]) -> None:
-        """Recompute into ``values`` every output that reads a name in ``moved``."""
+    def compute(self, values: dict[str, Any], moved: set[str],
+                only: set[str] | None = None) -> None:
+        """Recompute into ``values`` every output that reads a name in ``moved`` (of
+        ``only``, when given: the outputs one quantity needs)."""
         moved = set(moved)
         for name in self.order:
+            if only is not None and name not in only:
+                continue
             tree = expr.parse(self.outputs[name])
             if expr.names(tree) & moved:
                 values[name] = expr.evaluate(tree, values)
                 moved.add(name)
+
+    def needs(self, name: str) -> set[str]:
+        """``name`` and the outputs its expression reads, directly or through others."""
+        found, waiting = set(), [name]
+        while waiting:
+            current = waiting.pop()
+            if current in self.outputs and current not in found:
+                found.add(current)
+                waiting.extend(expr.names(expr.parse(self.outputs[current])))
+        return found
 
     def at(self, name: str, value: Any) -> dict[str, Any]:
         """Every quantity with input ``name`` at ``value`` and the others as authored."""
@@ -149,11 +170,10 @@ class _Lesson:
         """What ``check`` computes with ``values``, with the inputs it read itself where
         they differ (a sentence may state the lesson's quantity in bits where the rest says
         nats; the outputs it reads are recomputed with them)."""
-        own = {n: v for n, v in self.own(check).items() if n != knob}
-        differ = {n for n, v in own.items() if n not in values or not np.array_equal(values[n], v)}
-        if differ:
+        own = {n: v for n, v in self.overlays.get(check.id, {}).items() if n != knob}
+        if own:
             values = {**values, **own}
-            self.compute(values, differ)
+            self.compute(values, set(own))
         target = check.target
         if target is None:
             return expr.evaluate(expr.parse(check.expression), values)
@@ -303,13 +323,15 @@ def plot(report: LessonReport, knobs: Sequence[Knob]) -> Plot | None:
     xs = _fine(knob.values)
     length = 2 if isinstance(lesson.base.get(spec.x), np.ndarray) else 1
 
+    needed = lesson.needs(spec.y)
+
     def curve(values: Mapping[str, Any]) -> tuple[float | None, ...]:
         out = []
         for x in xs:
             try:
                 moved = dict(values)
                 moved[spec.x] = _value(Decimal(repr(x)), length)
-                lesson.compute(moved, {spec.x})
+                lesson.compute(moved, {spec.x}, needed)
                 y = float(np.asarray(moved[spec.y], dtype=np.float64).reshape(()))
                 out.append(y if np.isfinite(y) else None)
             except (expr.ExprError, ValueError, IndexError, TypeError):
@@ -344,8 +366,52 @@ def _first_pair(lesson: _Lesson, knobs: Sequence[Knob]) -> PlotSpec | None:
 
 
 def _fine(values: Sequence[float]) -> tuple[float, ...]:
-    """``values`` with ``_FINE`` intervals between each two, rounded to 12 digits."""
+    """``values`` with ``_FINE`` intervals between each two, rounded to 12 digits; a range
+    of whole numbers (a group size, a count) as it is."""
+    if all(float(v).is_integer() for v in values):
+        return tuple(values)
     out = [values[0]]
     for a, b in itertools.pairwise(values):
         out.extend(float(f"{a + (b - a) * k / _FINE:.12g}") for k in range(1, _FINE + 1))
     return tuple(out)
+
+
+def explored(report: LessonReport) -> dict[str, Any]:
+    """:func:`explore` and :func:`plot` of a lesson as plain JSON data (what the site caches
+    and a pool worker sends back); :func:`read_explored` is its inverse."""
+    knobs = explore(report)
+    drawn = plot(report, knobs)
+    return {
+        "knobs": [{"name": k.name, "values": list(k.values), "texts": list(k.texts),
+                   "at": k.at, "numbers": {str(i): list(t) for i, t in k.numbers.items()},
+                   "untrue": {str(i): list(v) for i, v in k.untrue.items()}} for k in knobs],
+        "plot": None if drawn is None else {
+            "x": drawn.x, "y": drawn.y, "x_label": drawn.x_label, "y_label": drawn.y_label,
+            "xs": list(drawn.xs), "ys": list(drawn.ys), "point": list(drawn.point),
+            "moved": [[name, i, list(ys)] for (name, i), ys in drawn.moved.items()]},
+    }
+
+
+def read_explored(data: Mapping[str, Any]) -> tuple[tuple[Knob, ...], Plot | None]:
+    """The knobs and plot of :func:`explored` data (``KeyError``/``TypeError``/``ValueError``
+    on other data)."""
+    knobs = tuple(
+        Knob(str(k["name"]), tuple(float(v) for v in k["values"]),
+             tuple(str(t) for t in k["texts"]), int(k["at"]),
+             {int(i): tuple(str(x) for x in t) for i, t in k["numbers"].items()},
+             {int(i): tuple(int(x) for x in v) for i, v in k["untrue"].items()})
+        for k in data["knobs"])
+    p = data["plot"]
+    if p is None:
+        return knobs, None
+    point = tuple(float(v) for v in p["point"])
+    if len(point) != 2:
+        raise ValueError("a plot's point is (x, y)")
+
+    def values(ys: Sequence[Any]) -> tuple[float | None, ...]:
+        return tuple(None if y is None else float(y) for y in ys)
+
+    return knobs, Plot(str(p["x"]), str(p["y"]), str(p["x_label"]), str(p["y_label"]),
+                       tuple(float(x) for x in p["xs"]), values(p["ys"]),
+                       (point[0], point[1]),
+                       {(str(name), int(i)): values(ys) for name, i, ys in p["moved"]})

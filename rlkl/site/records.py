@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rlkl.cache import Cache
+from rlkl.cache import Cache, report_fingerprint
 from rlkl.check import check_paths
-from rlkl.claims.explore import explore, plot
+from rlkl.claims.explore import Knob, Plot, explored, read_explored
 from rlkl.claims.prose.fields import prose_strings
 from rlkl.claims.records import ASKED
 from rlkl.claims.report import Check, LessonReport, Number
@@ -30,6 +30,7 @@ from rlkl.core import CORE_VERSION
 from rlkl.diagnostics import Severity
 from rlkl.loader import Document
 from rlkl.models import Lesson
+from rlkl.pool import map_values
 from rlkl.render import render
 from rlkl.rules import Rules
 from rlkl.shown import PAGE, inputs, shown
@@ -223,12 +224,36 @@ def _label(report: LessonReport, texts: Mapping[str, str], name: str) -> str:
     return " ".join(words)
 
 
-def _explorable(report: LessonReport, texts: Mapping[str, str]
+def _explorations(reports: Sequence[LessonReport], cache: Cache | None, jobs: int
+                  ) -> list[tuple[tuple[Knob, ...], Plot | None]]:
+    """Each report's knobs and plot (:func:`rlkl.claims.explore.explored`): from the cache
+    when its rows are unchanged, else computed, across ``jobs`` processes for a large
+    corpus, and cached (they cost 5–900 ms a lesson: every point of every input's range)."""
+    keys = [report_fingerprint(r) for r in reports] if cache is not None else []
+    found: list[Any] = [cache.derived("explore", k) for k in keys] if cache is not None else [
+        None] * len(reports)
+    answers: list[tuple[tuple[Knob, ...], Plot | None] | None] = []
+    for data in found:
+        try:
+            answers.append(read_explored(data) if data is not None else None)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            answers.append(None)  # a damaged entry is a miss
+    missing = [i for i, a in enumerate(answers) if a is None]
+    computed = map_values(explored, [reports[i] for i in missing], jobs)
+    for i, data in zip(missing, computed, strict=True):
+        answers[i] = read_explored(data)
+        if cache is not None:
+            cache.put_derived("explore", keys[i], data)
+    return [a for a in answers if a is not None]
+
+
+def _explorable(report: LessonReport, texts: Mapping[str, str],
+                explored_: tuple[tuple[Knob, ...], Plot | None]
                 ) -> tuple[Explorable | None, set[int]]:
     """The page's controls, plot and data (:mod:`rlkl.claims.explore`), and the numbers
     that move (their indexes in the report, which the data and the marks' ``n`` use);
     None without controls."""
-    knobs = explore(report)
+    knobs, drawn = explored_
     if not knobs:
         return None, set()
     moving = {i for k in knobs for i in (*k.numbers, *k.untrue)}
@@ -239,7 +264,6 @@ def _explorable(report: LessonReport, texts: Mapping[str, str]
          "numbers": {str(i): list(v) for i, v in k.numbers.items()},
          "untrue": {str(i): list(v) for i, v in k.untrue.items()}}
         for k in knobs]}
-    drawn = plot(report, knobs)
     chart = None
     if drawn is not None:
         x_knob = next(k for k in knobs if k.name == drawn.x)
@@ -292,7 +316,7 @@ def _equations_at(report: LessonReport, document: Document, count: int
 
 
 def _lesson_record(
-    report: LessonReport, file: LessonFile
+    report: LessonReport, file: LessonFile, explored_: tuple[tuple[Knob, ...], Plot | None]
 ) -> tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]:
     """The site's records of one lesson: its report, with the model and the document its
     file has (read again here when a worker or the cache checked it)."""
@@ -303,7 +327,7 @@ def _lesson_record(
         for name in check.inputs:
             if check.claim not in users.setdefault(name, []):
                 users[name].append(check.claim)
-    explorable, moving = _explorable(report, dict(prose_strings(document.data)))
+    explorable, moving = _explorable(report, dict(prose_strings(document.data)), explored_)
     marks: dict[str, list[Mark]] = {}
     for index, number in enumerate(report.numbers):
         checks = [c for c in map(report.check, number.checks) if c is not None]
@@ -353,10 +377,9 @@ def check_site(
     result = check_paths([content], jobs=jobs, cache=cache, rules=rules)
     files = {str(f.path): f for f in result.validation.files}
     lessons, claims, exempt = [], [], []
-    for report in result.reports:
-        if report.failed:
-            continue  # its RLKL901 stops the build
-        record, rows, exempt_rows = _lesson_record(report, files[report.path])
+    finished = [r for r in result.reports if not r.failed]  # an RLKL901 stops the build
+    for report, explored_ in zip(finished, _explorations(finished, cache, jobs), strict=True):
+        record, rows, exempt_rows = _lesson_record(report, files[report.path], explored_)
         lessons.append(record)
         claims.extend(rows)
         exempt.extend(exempt_rows)

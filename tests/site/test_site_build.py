@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -357,3 +358,36 @@ def test_only_a_batch_build_checks_in_processes(command: str, processes: bool) -
                     config=type("Config", (), {"config_file_path": "site/mkdocs.yml"})(),
                     builder=None)
     assert plugin.jobs == 1
+
+
+def test_a_rebuild_reads_the_explorable_examples_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, check
+) -> None:
+    """The knobs and plots (every point of every input's range, up to a second a lesson)
+    are computed once per lesson content: a rebuild reads them from the cache, and after
+    one lesson changes only that lesson's are computed again."""
+    from rlkl.cache import Cache
+    from rlkl.site import records
+
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    cache = Cache(tmp_path / "cache")
+    first = check_site(content, cache=cache)
+    computed: list[str] = []
+    explored = records.explored
+
+    def spy(report):  # type: ignore[no-untyped-def]
+        computed.append(report.id)
+        return explored(report)
+
+    monkeypatch.setattr(records, "explored", spy)
+    again = check_site(content, cache=cache)
+    assert computed == []
+    assert [r.explorable for r in again.lessons] == [r.explorable for r in first.lessons]
+    lesson = content / "ppo-clipped-objective" / "lesson.json"
+    text = lesson.read_text("utf-8")
+    assert '"engineeringExample": "' in text
+    lesson.write_text(text.replace('"engineeringExample": "', '"engineeringExample": "Worked: ',
+                                   1), "utf-8")  # every number of the example moves along
+    check_site(content, cache=cache)
+    assert computed == ["ppo-clipped-objective"]
