@@ -591,9 +591,10 @@ CODES: dict[str, Code] = {
     ),
     "RLKL613": Code(
         "distractor-names-key",
-        "quiz.distractors names the key or an option that does not exist",
+        "quiz.distractors names the key or an option that does not exist (or quiz.mistakes "
+        "an option without a distractor expression)",
         "quiz.distractors: {\"0\": ...} when option 0 is the key, or index 5 of 3 options",
-        "name only the indexes of other, existing options",
+        "name only the indexes of other, existing options (in quiz.mistakes, of distractors)",
     ),
     "RLKL614": Code(
         "template-without-number",

@@ -114,4 +114,6 @@ def _extract(document: Document, bindings: Bindings | None, *, coverage: bool) -
         tuple(equations),
         explore=declared,
         plot=bindings.plot if bindings else None,
+        mistakes={i: text for i, (text, _) in bindings.quiz.mistakes.items()}
+        if bindings and bindings.quiz else {},
     )

@@ -178,3 +178,4 @@ class LessonClaims:
     # the ranges its bindings declare for a page's controls (``explore:``) and its plot
     explore: tuple[Range, ...] = ()
     plot: PlotSpec | None = None
+    mistakes: Mapping[int, str] = field(default_factory=dict)  # quiz.mistakes, by option

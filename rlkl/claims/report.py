@@ -133,6 +133,7 @@ class LessonReport:
     counts: tuple[int, int, int] | None = None  # a summary's (claims, verified, exempt)
     explore: tuple[Range, ...] = ()  # the ranges claims.yaml declares for a page's controls
     plot: PlotSpec | None = None  # and the plot it declares
+    mistakes: Mapping[int, str] = field(default_factory=dict)  # quiz.mistakes, by option
     _by_id: dict[str, Check] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -193,6 +194,7 @@ class LessonReport:
             "explore": [[r.name, r.low, r.high, r.step] for r in self.explore],
             "plot": None if self.plot is None else [
                 self.plot.x, self.plot.y, self.plot.x_label, self.plot.y_label],
+            "mistakes": {str(i): text for i, text in self.mistakes.items()},
         }
 
     @classmethod
@@ -221,6 +223,7 @@ class LessonReport:
             tuple(Range(str(n), _number(low), _number(high), _number(step))
                   for n, low, high, step in data["explore"]) if whole else (),
             _plot(data["plot"]) if whole else None,
+            {int(i): str(text) for i, text in data["mistakes"].items()} if whole else {},
         )
 
 
@@ -334,7 +337,7 @@ def report_of(
         tuple(numbers), checks, stripped, equations, facts, False, compared,
         flags.first_step, flags.ambiguous, flags.conflicting,
         compared and bool(changes) and up_to_date(changes), explore=claims.explore,
-        plot=claims.plot)
+        plot=claims.plot, mistakes=claims.mistakes)
 
 
 def _check(document: Document, verdict: Verdict, status: Status) -> Check:

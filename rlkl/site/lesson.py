@@ -9,6 +9,7 @@ check question; sources; prerequisites and related lessons.
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import json
@@ -132,6 +133,17 @@ def _equations(record: LessonRecord) -> tuple[list[Markup], list[Diagnostic]]:
 
 
 
+def seal(text: str, lesson_id: str) -> str:
+    """``text`` as the page ships what the check question says after a choice: its UTF-8
+    bytes, each XOR-ed with a byte of the lesson id and its position, in base64 (the page's
+    script undoes it). Not a secret: it keeps the key out of the page's text, attributes and
+    search index until a learner has chosen, and a learner who decodes it chose to look."""
+    key = lesson_id.encode("utf-8") or b"rlkl"
+    data = text.encode("utf-8")
+    mixed = bytes(b ^ key[i % len(key)] ^ (i * 7 % 256) for i, b in enumerate(data))
+    return base64.b64encode(mixed).decode("ascii")
+
+
 def quiz_order(lesson_id: str, count: int) -> list[int]:
     """The order a page shows the check question's ``count`` options in: fixed for a lesson
     (the same on every build and machine: a hash of its id and each index), and not the
@@ -192,8 +204,12 @@ def lesson_markdown(
             macro("experiment")(lesson, p, matched_budget))
     if lesson.limits:
         add("limits", "06 · Limits & reviewer questions", macro("limits")(lesson, p))
-    add("check", "Check your understanding",
-        macro("quiz")(lesson, p, quiz_order(lesson.id, len(lesson.check.options))))
+    order = quiz_order(lesson.id, len(lesson.check.options))
+    quiz = record.quiz
+    told = {"html": str(macro("answers")(lesson, p, order, quiz)), "key": lesson.check.answer,
+            "value": quiz.value if quiz else None, "decimals": quiz.decimals if quiz else 0}
+    add("check", "Check your understanding", macro("quiz")(
+        lesson, p, order, quiz, seal(json.dumps(told, ensure_ascii=False), lesson.id)))
     if lesson.sources or lesson.evidenceNotes:
         add("sources", "07 · Read the original", macro("sources")(lesson, p, sources))
     groups = [("Prerequisites", linked(lesson.prerequisites)), ("Related", linked(lesson.related))]

@@ -11,6 +11,7 @@ pytest plugin too), so there is one definition of "verified". The core version s
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ from typing import Any
 
 from rlkl.cache import Cache, report_fingerprint
 from rlkl.check import check_paths
+from rlkl.claims.evaluation.expr import PROSE_OPERATORS
 from rlkl.claims.explore import Knob, Plot, explored, read_explored
 from rlkl.claims.prose.fields import prose_strings
 from rlkl.claims.records import ASKED
@@ -122,6 +124,18 @@ class Explorable:
 
 
 @dataclass(frozen=True)
+class QuizRecord:
+    """What the check question tells a learner after a choice: the answer's value and
+    written decimals (a typed answer is graded by them), and for each option the record of
+    its number (:func:`plain`) and, for a distractor, the mistake it encodes in words."""
+
+    value: float | None
+    decimals: int
+    records: Mapping[int, str]
+    mistakes: Mapping[int, str]
+
+
+@dataclass(frozen=True)
 class LessonRecord:
     """A checked lesson: its model, where it came from, and every number marked."""
 
@@ -131,6 +145,7 @@ class LessonRecord:
     verified: int
     exempt: int
     explorable: Explorable | None
+    quiz: QuizRecord | None
     located: Mapping[str, tuple[int, int]]  # /science/i/equation -> 1-based (line, column)
     script: str = ""  # the Python that recomputes the worked numbers (rlkl.claims.script)
 
@@ -160,7 +175,7 @@ class SiteCheck:
 
 
 def _precision(decimals: int) -> str:
-    return "an exact zero" if decimals == 0 else f"{decimals} decimal{'s' * (decimals != 1)}"
+    return "as an exact zero" if decimals == 0 else f"to {decimals} decimal{'s' * (decimals != 1)}"
 
 
 QUIZ_OPTION = frozenset({"quiz-key", "distractor"})
@@ -168,32 +183,122 @@ QUIZ_OPTION = frozenset({"quiz-key", "distractor"})
 
 
 def _written(check: Check) -> str:
-    """The rule the number's written form sets: an exact zero for a bare 0, ±0.5 for
-    another integer, else its decimals (rlkl.claims.evaluation.precision)."""
+    """The rule the number's written form sets, as a record says it: as an exact zero for
+    a bare 0, to ±0.5 for another integer, else to its decimals
+    (rlkl.claims.evaluation.precision)."""
     if check.decimals == 0:
         bare = check.text.lstrip("+-\u2212")
-        return "an exact zero" if bare == "0" else "an integer (±0.5)"
+        return "as an exact zero" if bare == "0" else "to ±0.5 (a whole number)"
     return _precision(check.decimals)
 
 
+_OPERATORS = {ast.Mult: "×", ast.Div: "/", ast.Add: "+", ast.Sub: "−", ast.Pow: "^"}
+
+
+def _literal(value: Any) -> str:
+    """An input as a record writes it: 12 significant digits, U+2212, lists in brackets."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(v) for v in value) + "]"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return shown(value, PAGE).replace("-", "\u2212")
+
+
+_RANK = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2, ast.Pow: 3}  # binding strength
+_COMPARE = {ast.Eq: "=", ast.NotEq: "≠", ast.Lt: "<", ast.LtE: "≤", ast.Gt: ">",
+            ast.GtE: "≥"}
+
+
+def _formula(node: ast.AST, values: Mapping[str, Any], operand: bool = False) -> str:
+    """An expression as a learner reads it, its inputs written in: ×, −, ≤, a list's entry
+    as its value, and a negative number in brackets where it is an operand."""
+    def sub(child: ast.AST, inner: bool = False) -> str:
+        return _formula(child, values, inner)
+
+    if isinstance(node, ast.Name) and node.id in values:
+        text = _literal(values[node.id])
+    elif isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        text = _literal(node.value)
+    elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+          and isinstance(values.get(node.value.id), list) and isinstance(node.slice, ast.Constant)
+          and isinstance(node.slice.value, int)
+          and -len(values[node.value.id]) <= node.slice.value < len(values[node.value.id])):
+        text = _literal(values[node.value.id][node.slice.value])
+    elif isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        rank = _RANK[type(node.op)]
+
+        def side(child: ast.AST, right: bool) -> str:
+            text = sub(child, True)
+            inner = _RANK.get(type(child.op), 9) if isinstance(child, ast.BinOp) else 9
+            strict = right and not isinstance(node.op, (ast.Add, ast.Mult))
+            return f"({text})" if inner < rank or (strict and inner == rank) else text
+
+        return f"{side(node.left, False)} {_OPERATORS[type(node.op)]} {side(node.right, True)}"
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = sub(node.operand, True)
+        text = "\u2212" + (f"({inner})" if isinstance(node.operand, ast.BinOp) else inner)
+    elif isinstance(node, ast.Compare) and all(type(o) in _COMPARE for o in node.ops):
+        parts = [sub(node.left)]
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            parts += [_COMPARE[type(op)], sub(right)]
+        return " ".join(parts)
+    elif isinstance(node, ast.BoolOp):
+        return f" {'and' if isinstance(node.op, ast.And) else 'or'} ".join(
+            sub(v) for v in node.values)
+    elif isinstance(node, ast.Call):
+        args = [sub(a) for a in node.args] + [f"{k.arg}={sub(k.value)}" for k in node.keywords]
+        return f"{sub(node.func)}({', '.join(args)})"
+    elif isinstance(node, ast.List):
+        return "[" + ", ".join(sub(e) for e in node.elts) + "]"
+    elif isinstance(node, ast.Subscript):
+        return f"{sub(node.value)}[{sub(node.slice)}]"
+    else:
+        return ast.unparse(node).replace("-", "\u2212")
+    return f"({text})" if operand and text.startswith("\u2212") else text
+
+
+_ANSWER = "answer = "
+
+
+def plain(check: Check) -> str:
+    """A check as a learner reads it: ``−1.6 = clip(0.5, 0.8, 1.2) × (−2)``, then what the
+    core computed when it differs from the written number, and the precision it is checked
+    to (``to 1 decimal``, ``as an exact zero``, ``to ±0.5``). A distractor checked against
+    the expression of its mistake reads as that arithmetic; one checked against the answer,
+    as a negative claim."""
+    target = check.target
+    source = target[2] if target is not None else check.expression
+    answer = source.startswith(_ANSWER)  # the check question's "answer = …"
+    source = source.removeprefix(_ANSWER)
+    try:
+        formula = _formula(ast.parse(source.translate(PROSE_OPERATORS), mode="eval").body,
+                           check.inputs)
+    except SyntaxError:
+        formula = source
+    if target is not None and target[1] is not None:
+        formula = f"entry {target[1] + 1} of {formula}"
+    computed = _literal(check.computed) if not isinstance(check.computed, bool) else ""
+    precision = _written(check)
+    if check.kind == "condition":
+        return f"{'holds' if check.computed else 'does not hold'}: {formula}"
+    if check.kind in WRONG_ON_PURPOSE and (answer or check.kind != "distractor"):
+        return (f"not {check.text}: {formula} is {computed}, which differs from {check.text} "
+                f"{precision}")
+    same = computed == check.text.lstrip("+")
+    return f"{check.text} = {formula}{'' if same else f' = {computed}'}, checked {precision}"
+
+
 def _verdict_detail(checks: Sequence[Check]) -> str:
-    """What the checks anchored on one number computed (the first is the number's own); for
-    an option of the check question, only that it was checked, not whether it is the key."""
+    """What the checks anchored on one number computed (the first is the number's own), in
+    plain words (:func:`plain`); for an option of the check question, only that it was
+    checked, not whether it is the key."""
     main = checks[0]
     written = _written(main)
     if main.kind in QUIZ_OPTION:
         return ("an option of the check question: its number was computed with rlkl.core "
-                f"when the site was built and is written at {written}; whether it is the "
+                f"when the site was built and is checked {written}; whether it is the "
                 "answer is for you to work out")
-    parts = [f"{main.kind} ({main.claim}): {main.expression}"]
-    if main.inputs:
-        parts.append(f"with {inputs(main.inputs, PAGE)}")
-    if main.kind in WRONG_ON_PURPOSE:
-        parts.append(f"computed {shown(main.computed, PAGE)}; the written {main.text} is meant "
-                     f"to be wrong and differs from it at {written}")
-    else:
-        parts.append(f"computed {shown(main.computed, PAGE)}; written {main.text} at {written}")
-    text = " ".join(parts)
+    text = plain(main)
     if len(checks) > 1:
         more = len(checks) - 1
         verb = "hold" if more > 1 else "holds"
@@ -207,6 +312,22 @@ _LEAD = re.compile(r"[\s=:≈(]+$")
 _CLAUSE = re.compile(r".*[.;,:!?(\u2014]\s*", re.DOTALL)
 _SMALL = {"a", "an", "and", "at", "by", "for", "from", "in", "is", "of", "on", "the", "to",
           "with"}
+
+
+def _quiz(report: LessonReport) -> QuizRecord | None:
+    """The check question's records: the key's own check, and each distractor's check of
+    the expression its mistake gives (not its "differs from the answer" check)."""
+    key = next((c for c in report.checks if c.kind == "quiz-key"
+                and c.pointer.startswith("/check/options/")), None)
+    if key is None:
+        return None
+    records = {int(key.pointer.rsplit("/", 1)[1]): plain(key)}
+    for check in report.checks:
+        if check.kind == "distractor" and check.pointer.startswith("/check/options/") \
+                and not check.expression.startswith("answer ="):
+            records.setdefault(int(check.pointer.rsplit("/", 1)[1]), plain(check))
+    value = float(key.computed) if isinstance(key.computed, (int, float)) else None
+    return QuizRecord(value, key.decimals, records, dict(report.mistakes))
 
 
 def _label(report: LessonReport, texts: Mapping[str, str], name: str) -> str:
@@ -348,6 +469,7 @@ def _lesson_record(
         sum(c.status is Status.VERIFIED for c in report.checks),
         report.exempt,
         explorable,
+        _quiz(report),
         _equations_at(report, document, len(lesson.science)),
         lesson_script(report),
     )

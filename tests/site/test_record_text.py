@@ -5,7 +5,7 @@ from __future__ import annotations
 from rlkl.claims.report import Check
 from rlkl.claims.status import Status
 from rlkl.site.lesson import quiz_order
-from rlkl.site.records import _verdict_detail
+from rlkl.site.records import _verdict_detail, plain
 
 
 def _check(text: str, decimals: int, kind: str = "output", computed: float = 0.0) -> Check:
@@ -16,9 +16,35 @@ def _check(text: str, decimals: int, kind: str = "output", computed: float = 0.0
 
 
 def test_a_bare_zero_is_an_exact_zero_and_another_integer_a_half() -> None:
-    assert "written 0 at an exact zero" in _verdict_detail([_check("0", 0)])
-    assert "written −3 at an integer (±0.5)" in _verdict_detail([_check("−3", 0, computed=-2.8)])
-    assert "at 2 decimals" in _verdict_detail([_check("0.25", 2, computed=0.25)])
+    assert _verdict_detail([_check("0", 0)]) == "0 = f(1), checked as an exact zero"
+    assert _verdict_detail([_check("−3", 0, computed=-2.8)]) == (
+        "−3 = f(1) = −2.8, checked to ±0.5 (a whole number)")
+    assert _verdict_detail([_check("0.25", 2, computed=0.25)]).endswith("checked to 2 decimals")
+
+
+def _expressed(expression: str, inputs: dict[str, object], text: str, computed: object,
+               kind: str = "output", decimals: int = 1) -> str:
+    check = Check(id="c", kind=kind, pointer="/x", start=0, end=len(text), line=1, column=1,
+                  text=text, decimals=decimals, expression=expression, inputs=inputs,
+                  computed=computed, ok=True, reason="", quote=text, status=Status.VERIFIED)
+    return plain(check)
+
+
+def test_a_record_reads_as_the_arithmetic_with_its_inputs_written_in() -> None:
+    """The issue's example: "−1.6 = clip(0.5, 0.8, 1.2) × (−2), checked to 1 decimal"."""
+    assert _expressed("obj = clip(rho, low, high) * A", {"rho": 0.5, "low": 0.8, "high": 1.2,
+                      "A": -2.0}, "\u22121.6", -1.6) == (
+        "−1.6 = clip(0.5, 0.8, 1.2) × (−2), checked to 1 decimal")
+    assert _expressed("g = (upper - 0.01) * A", {"upper": 1.2, "A": 2.0}, "2.4", 2.38) == (
+        "2.4 = (1.2 − 0.01) × 2 = 2.38, checked to 1 decimal")  # brackets kept, value shown
+    assert _expressed("r = x / (y - z)", {"x": 1.0, "y": 3.0, "z": 1.0}, "0.5", 0.5) == (
+        "0.5 = 1 / (3 − 1), checked to 1 decimal")
+    assert _expressed("z[1] = softmax(v)", {"v": [1.0, -1.0]}, "0.12", 0.119, decimals=2) == (
+        "0.12 = entry 2 of softmax([1, −1]) = 0.119, checked to 2 decimals")
+    assert _expressed("k < lower", {"k": 0.5, "lower": 0.8}, "0.5", True, "condition") == (
+        "holds: 0.5 < 0.8")
+    assert _expressed("kl", {"kl": 0.08}, "0.2", 0.08, "negative") == (
+        "not 0.2: 0.08 is 0.08, which differs from 0.2 to 1 decimal")
 
 
 def test_more_checks_are_counted_in_good_grammar() -> None:

@@ -30,6 +30,7 @@ ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 LOCAL = {"127.0.0.1", "localhost"}
+LESSONS = sorted(p.name for p in CONTENT.iterdir() if (p / "lesson.json").is_file())
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -171,10 +172,33 @@ def test_hover_and_keyboard_focus_show_a_numbers_record(visit: Any, tmp_path: Pa
     v.clean()
 
 
+KEY_IN_PAGE_JS = """
+() => ({
+  text: document.body.textContent,
+  attributes: [...document.querySelectorAll('*')].flatMap(e => [...e.attributes])
+    .filter(a => a.name !== 'data-sealed').map(a => a.name + '=' + a.value).join(' '),
+  keyed: document.querySelectorAll('[data-key], .rlkl-why, noscript').length,
+})
+"""
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_nothing_on_the_page_tells_the_key_before_a_choice(visit: Any, lesson: str) -> None:
+    """Not the text, not an attribute, not the misconception (it names a distractor), not
+    the explanation of the key: all of it is sealed until the learner asks."""
+    v = visit(f"lessons/{lesson}/")
+    page = v.page.evaluate(KEY_IN_PAGE_JS)
+    assert page["keyed"] == 0
+    for hint in ("The answer.", "Not the answer.", "Common mistake", "data-answer",
+                 "quiz-key", "distractor", "meant to be wrong", "The mistake it encodes"):
+        assert hint not in page["text"] and hint not in page["attributes"], hint
+    v.clean()
+
+
 def test_quiz_gives_the_answer_away_only_when_asked(visit: Any) -> None:
     """The options are not in authored order, moving through them with the arrow keys
     reveals nothing, the numbers' records do not say which is the key, and "Check my answer"
-    gives the feedback."""
+    gives the feedback: for a wrong option, the mistake it encodes and its arithmetic."""
     v = visit("lessons/ppo-clipped-objective/")
     quiz = v.page.locator("[data-rlkl-quiz]")
     assert quiz.get_attribute("data-answer") is None
@@ -189,21 +213,47 @@ def test_quiz_gives_the_answer_away_only_when_asked(visit: Any) -> None:
         assert not any("quiz-key" in r or "distractor" in r or "meant to be wrong" in r
                        for r in records), records
     feedback = quiz.locator(".rlkl-feedback")
-    mistake = v.page.locator(".rlkl-misconception")  # it names a distractor: after the answer
-    assert mistake.count() == 1 and mistake.is_hidden()
-    wrong = next(n for n in range(len(shown)) if n != key)
+    answers = quiz.locator("div.rlkl-answers")
+    wrong = shown.index(1)  # distractor 1: "clipping only acts on ratios above 1.2"
     quiz.locator(f"label[for=rlkl-choice-{wrong}]").click()
     v.page.keyboard.press("ArrowDown")  # the selection moves; nothing is revealed
-    assert quiz.locator(".rlkl-answers").is_hidden() and feedback.inner_text() == ""
+    assert answers.is_hidden() and feedback.inner_text() == ""
     quiz.locator(f"label[for=rlkl-choice-{wrong}]").click()
     quiz.locator(".rlkl-check-answer").click()
-    assert feedback.inner_text().startswith("Not quite.")
-    assert f"the computed answer is option {key + 1}." in feedback.inner_text()
-    assert quiz.locator(".rlkl-answers").is_visible() and mistake.is_visible()
+    said = feedback.inner_text()
+    assert said.startswith("Not quite. Not the answer. The mistake it encodes: clipping "
+                           "believed to act only above the upper threshold")
+    assert f"The computed answer is option {key + 1}." in said
+    assert "\u22120.7 = min(0.7 \u00d7 (\u22121), min(0.7, 1.2) \u00d7 (\u22121)), " \
+           "checked to 1 decimal" in said
+    mistake = v.page.locator(".rlkl-misconception")  # it names a distractor: after the answer
+    assert answers.is_visible() and mistake.is_visible()
     assert "rlkl-wrong" in (quiz.locator(".rlkl-option").nth(wrong).get_attribute("class") or "")
     quiz.locator(f"label[for=rlkl-choice-{key}]").click()
     quiz.locator(".rlkl-check-answer").click()
     assert feedback.inner_text().startswith("Correct. The answer.")
+    assert "\u22120.8 = ppo_clip_objective(0.7, \u22121, 0.2)" in feedback.inner_text()
+    v.clean()
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("\u22120.8", "Correct: \u22120.8 is the answer to 1 decimal"),
+    ("-0.80", "Correct: -0.80 is the answer to 2 decimals"),
+    ("-0.7", "Not quite: -0.7 is not the answer to 1 decimal"),
+    ("-0.84", "Not quite: -0.84 is not the answer to 2 decimals"),  # more decimals: closer
+    ("-1", "Write it to at least 1 decimal, as the options are."),
+    ("minus one", "Type a number"),
+])
+def test_a_typed_answer_is_graded_at_its_written_precision(visit: Any, typed: str,
+                                                           said: str) -> None:
+    """ppo-clipped-objective's answer is −0.8 (ρ = 0.7, Â = −1, ε = 0.2)."""
+    v = visit("lessons/ppo-clipped-objective/")
+    quiz = v.page.locator("[data-rlkl-quiz]")
+    quiz.locator("input[name=rlkl-typed]").fill(typed)
+    quiz.locator(".rlkl-check-answer").click()
+    assert quiz.locator(".rlkl-feedback").inner_text().startswith(said)
+    revealed = said.startswith(("Correct", "Not quite"))
+    assert quiz.locator("div.rlkl-answers").is_visible() == revealed
     v.clean()
 
 
@@ -223,7 +273,7 @@ def test_the_keyboard_reaches_the_check_question_before_the_marked_numbers(visit
 
 def test_quiz_is_readable_without_javascript(visit: Any) -> None:
     v = visit("lessons/ppo-clipped-objective/", javascript=False)
-    answers = v.page.locator(".rlkl-answers")
+    answers = v.page.locator("details.rlkl-answers")
     assert answers.is_visible()
     assert not answers.locator(".rlkl-why").first.is_visible()  # closed until asked
     answers.locator("summary").click()
@@ -259,9 +309,6 @@ MOVE_JS = """
 @functools.lru_cache(maxsize=1)
 def _reports() -> dict[str, Any]:
     return {r.id: r for r in check_paths([CONTENT]).reports}
-
-
-LESSONS = sorted(p.name for p in CONTENT.iterdir() if (p / "lesson.json").is_file())
 
 
 def _points(knob: Any) -> list[int]:

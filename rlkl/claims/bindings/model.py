@@ -55,6 +55,7 @@ class Quiz:
 
     answer: tuple[str, Located]
     distractors: dict[int, tuple[str, Located]]
+    mistakes: dict[int, tuple[str, Located]] = field(default_factory=dict)  # in words
 
 
 @dataclass(frozen=True)

@@ -231,6 +231,10 @@ def _build(root: Source, data: dict[str, Any], path: Path, display: str) -> Bind
                 int(k): (v, _at(root, ["quiz", "distractors", k]))
                 for k, v in quiz.get("distractors", {}).items()
             },
+            mistakes={
+                int(k): (v, _at(root, ["quiz", "mistakes", k]))
+                for k, v in quiz.get("mistakes", {}).items()
+            },
         )
     bindings.equations = _equations(root, data)
     for name, entry in data.get("explore", {}).items():

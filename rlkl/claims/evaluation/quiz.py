@@ -36,6 +36,11 @@ def _bad_distractors(quiz: Quiz, key: Any, firsts: dict[int, Mention]) -> Found:
                     at=where,
                 )
             )
+    for index, (_, where) in quiz.mistakes.items():
+        if index not in quiz.distractors:
+            problems.append(Problem(
+                "RLKL613", f"quiz.mistakes names option {index}, which has no distractor "
+                "expression: say in quiz.distractors what its number is computed by", at=where))
     return Found(problems=tuple(problems))
 
 

@@ -123,34 +123,81 @@
     if (shift < 0) mark.style.setProperty("--rlkl-tip-left", shift + "px");
   }
 
+  function unseal(sealed, lesson) {  // the inverse of rlkl/site/lesson.py's seal()
+    var key = new TextEncoder().encode(lesson || "rlkl"), raw = atob(sealed);
+    var bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) {
+      bytes[i] = raw.charCodeAt(i) ^ key[i % key.length] ^ ((i * 7) % 256);
+    }
+    return JSON.parse(new TextDecoder().decode(bytes));
+  }
+
+  function typedNumber(text) {  // "−0.8", "-0.80", "0,5": its value and written decimals
+    var clean = text.trim().replace(/\u2212/g, "-").replace(",", ".");
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(clean)) return null;
+    var dot = clean.indexOf(".");
+    return { value: parseFloat(clean), decimals: dot < 0 ? 0 : clean.length - dot - 1 };
+  }
+
   function setupQuiz(form) {
-    // Nothing is shown until the learner asks: choosing (a click, or the arrow keys moving
-    // through the options) only selects; "Check my answer" (or Enter) gives the feedback.
-    var key = form.querySelector(".rlkl-why[data-key]");
-    var answer = key ? key.dataset.index : null;
-    var details = form.querySelector(".rlkl-answers");
+    // Nothing tells the key before a choice: the options are shuffled at build time, their
+    // numbers' records do not say which is the answer, and what the question says after a
+    // choice ships sealed (it is decoded when the learner asks). Choosing (a click, or the
+    // arrow keys) only selects; "Check my answer" (or Enter) gives the feedback. A typed
+    // number is graded as rlkl grades an authored one: true when the answer rounds to it at
+    // the decimals written (at least the options' own).
+    form.querySelectorAll("noscript").forEach(function (n) { n.remove(); });
+    var answers = form.querySelector(".rlkl-answers");
     var feedback = form.querySelector(".rlkl-feedback");
-    details.hidden = true;
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      var chosen = form.querySelector('input[name="rlkl-choice"]:checked');
-      if (!chosen) {
-        feedback.textContent = "Choose an option first.";
-        feedback.dataset.result = "none";
-        return;
-      }
-      var choice = chosen.value;
+    var typed = form.querySelector("input[name=rlkl-typed]");
+    var told = null;
+    function open() {
+      told = told || unseal(form.dataset.sealed, form.dataset.lesson);
+      return told;
+    }
+    function tell(chosen) {
+      if (!answers.firstChild) answers.innerHTML = open().html;
+      var key = String(told.key);
       form.querySelectorAll(".rlkl-option").forEach(function (option) {
         var index = option.dataset.index;
-        option.classList.toggle("rlkl-correct", index === answer);
-        option.classList.toggle("rlkl-wrong", index === choice && choice !== answer);
+        option.classList.toggle("rlkl-correct", index === key);
+        option.classList.toggle("rlkl-wrong", index === chosen && chosen !== key);
       });
-      var why = form.querySelector('.rlkl-why[data-index="' + choice + '"]');
-      feedback.textContent = (choice === answer ? "Correct. " : "Not quite. ") +
-        (why ? why.textContent : "");
-      feedback.dataset.result = choice === answer ? "correct" : "wrong";
-      details.hidden = false;
-      details.open = true;
+      answers.hidden = false;
+      return key;
+    }
+    function say(result, text) {
+      feedback.textContent = text;
+      feedback.dataset.result = result;
+    }
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (typed && typed.value.trim() !== "") {
+        var number = typedNumber(typed.value);
+        if (!number) { say("none", "Type a number, such as 0.25 or \u22121.5."); return; }
+        open();
+        if (number.decimals < told.decimals) {
+          say("none", "Write it to at least " + told.decimals + " decimal" +
+              (told.decimals === 1 ? "" : "s") + ", as the options are.");
+          return;
+        }
+        var half = 0.5 * Math.pow(10, -number.decimals);
+        var right = Math.abs(told.value - number.value) <= half * (1 + 1e-9);
+        var key = tell();
+        var position = Array.prototype.map.call(form.querySelectorAll(".rlkl-option"),
+          function (o) { return o.dataset.index; }).indexOf(key) + 1;
+        say(right ? "correct" : "wrong", (right ? "Correct: " : "Not quite: ") +
+            typed.value.trim() + (right ? " is" : " is not") + " the answer to " +
+            number.decimals + " decimal" + (number.decimals === 1 ? "" : "s") +
+            "; the computed answer is option " + position + ".");
+        return;
+      }
+      var chosen = form.querySelector('input[name="rlkl-choice"]:checked');
+      if (!chosen) { say("none", "Choose an option (or type your answer) first."); return; }
+      var answer = tell(chosen.value);
+      var why = answers.querySelector('.rlkl-why[data-index="' + chosen.value + '"]');
+      say(chosen.value === answer ? "correct" : "wrong",
+          (chosen.value === answer ? "Correct. " : "Not quite. ") + (why ? why.textContent : ""));
     });
   }
 
