@@ -35,7 +35,7 @@ from rlkl.models import Lesson
 from rlkl.pool import map_values
 from rlkl.render import render
 from rlkl.rules import Rules
-from rlkl.shown import PAGE, inputs, shown
+from rlkl.shown import PAGE, shown
 from rlkl.validate import LessonFile
 
 # claim kinds whose number is a stated wrong value (the check is that it differs)
@@ -281,9 +281,12 @@ def plain(check: Check) -> str:
     precision = _written(check)
     if check.kind == "condition":
         return f"{'holds' if check.computed else 'does not hold'}: {formula}"
+    if check.kind == "misconception":
+        return (f"{check.text} is the number of a wrong option of the check question, not "
+                f"the answer {computed} (checked {precision})")
     if check.kind in WRONG_ON_PURPOSE and (answer or check.kind != "distractor"):
-        return (f"not {check.text}: {formula} is {computed}, which differs from {check.text} "
-                f"{precision}")
+        part = "" if formula == computed else f"{formula} = "
+        return f"not {check.text}: {part}{computed} differs from it, checked {precision}"
     same = computed == check.text.lstrip("+")
     return f"{check.text} = {formula}{'' if same else f' = {computed}'}, checked {precision}"
 

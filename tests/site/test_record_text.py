@@ -44,7 +44,11 @@ def test_a_record_reads_as_the_arithmetic_with_its_inputs_written_in() -> None:
     assert _expressed("k < lower", {"k": 0.5, "lower": 0.8}, "0.5", True, "condition") == (
         "holds: 0.5 < 0.8")
     assert _expressed("kl", {"kl": 0.08}, "0.2", 0.08, "negative") == (
-        "not 0.2: 0.08 is 0.08, which differs from 0.2 to 1 decimal")
+        "not 0.2: 0.08 differs from it, checked to 1 decimal")
+    assert _expressed("answer = f(x)", {"x": 2.0}, "0.3", 0.5, "distractor") == (
+        "not 0.3: f(2) = 0.5 differs from it, checked to 1 decimal")
+    assert _expressed("g(x)", {"x": 2.0}, "0.3", 0.3, "distractor") == (
+        "0.3 = g(2), checked to 1 decimal")  # a distractor checked against its mistake
 
 
 def test_more_checks_are_counted_in_good_grammar() -> None:

@@ -152,7 +152,7 @@ def test_hover_and_keyboard_focus_show_a_numbers_record(visit: Any, tmp_path: Pa
     assert _tip(v.page, verified)[0] == "none"
     verified.hover()
     display, content = _tip(v.page, verified)
-    assert display == "block" and content.startswith('"verified') and "computed" in content
+    assert display == "block" and content.startswith('"verified') and "checked" in content
     v.page.mouse.move(0, 0)
     # keyboard: from one marked number, Tab moves to the next and shows its record
     first = v.page.locator(".rlkl-example .rlkl-num").first

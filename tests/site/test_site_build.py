@@ -39,7 +39,7 @@ def test_one_page_per_lesson_with_every_number_marked_as_the_check_says(site, ch
         for span in spans:
             assert span["tabindex"] == "0" and span["data-detail"]
         verified = [s for s in spans if s["data-status"] == "verified"]
-        assert verified and all("computed" in (s["data-detail"] or "") for s in verified)
+        assert verified and all("checked" in (s["data-detail"] or "") for s in verified)
 
 
 def test_exempt_numbers_show_their_reason(site, check) -> None:
