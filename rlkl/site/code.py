@@ -10,10 +10,7 @@ from collections.abc import Iterable
 
 from rlkl import core
 
-__all__ = ["MAX_LINES", "core_function"]
-
-MAX_LINES = 80
-"""A longer function is shown by its signature and docstring only (a page stays small)."""
+__all__ = ["core_function"]
 
 
 def core_function(expressions: Iterable[str]) -> tuple[str, str] | None:
@@ -36,18 +33,8 @@ def core_function(expressions: Iterable[str]) -> tuple[str, str] | None:
 
 
 def _source(function: object) -> str:
-    """The function's source, or its signature and docstring when it is long."""
+    """The function's source as installed ("" when Python cannot find it)."""
     try:
-        text = inspect.getsource(function)  # type: ignore[arg-type]
+        return inspect.getsource(function)  # type: ignore[arg-type]
     except (OSError, TypeError):
-        text = ""
-    if text and text.count("\n") <= MAX_LINES:
-        return text
-    name = getattr(function, "__name__", "function")
-    try:
-        signature = str(inspect.signature(function))  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        signature = "(...)"
-    doc = inspect.getdoc(function) or ""
-    body = "\n".join(f"    {line}" if line else "" for line in doc.splitlines())
-    return f'def {name}{signature}:\n    """{body.strip()}\n    """\n    ...  # see rlkl/core\n'
+        return ""

@@ -197,7 +197,8 @@ def lesson_markdown(
         chart = chart_svg(explorable.chart) if explorable.chart is not None else None
         add("change-one-variable", "03 · Change one variable",
             macro("controls")(explorable, chart, explore_json(with_scales(explorable.data))))
-    add("example", "04 · Work through an example", macro("example")(lesson, p, record.script))
+    add("example", "04 · Work through an example",
+        macro("example")(lesson, p, record.script, record.core))
     matched_budget = url("experiment.md") if lesson.id in MATCHED_BUDGET_LESSONS else None
     if lesson.experiment or lesson.labScope or matched_budget:
         add("experiment", "05 · Design your experiment",

@@ -36,6 +36,7 @@ from rlkl.pool import map_values
 from rlkl.render import render
 from rlkl.rules import Rules
 from rlkl.shown import PAGE, shown
+from rlkl.site.code import core_function
 from rlkl.validate import LessonFile
 
 # claim kinds whose number is a stated wrong value (the check is that it differs)
@@ -148,6 +149,7 @@ class LessonRecord:
     quiz: QuizRecord | None
     located: Mapping[str, tuple[int, int]]  # /science/i/equation -> 1-based (line, column)
     script: str = ""  # the Python that recomputes the worked numbers (rlkl.claims.script)
+    core: tuple[str, str] | None = None  # the rlkl.core function behind them: name, source
 
 
 @dataclass(frozen=True)
@@ -317,6 +319,15 @@ _SMALL = {"a", "an", "and", "at", "by", "for", "from", "in", "is", "of", "on", "
           "with"}
 
 
+def _expressions(report: LessonReport, drawn: Plot | None) -> list[str]:
+    """The worked example's expressions, the plotted output's first (its function is the
+    one a page shows)."""
+    sources = {c.target[0]: c.target[2] for c in report.checks
+               if c.target is not None and not c.pointer.startswith(ASKED)}
+    first = [sources[drawn.y]] if drawn is not None and drawn.y in sources else []
+    return first + list(sources.values())
+
+
 def _quiz(report: LessonReport) -> QuizRecord | None:
     """The check question's records: the key's own check, and each distractor's check of
     the expression its mistake gives (not its "differs from the answer" check)."""
@@ -475,6 +486,7 @@ def _lesson_record(
         _quiz(report),
         _equations_at(report, document, len(lesson.science)),
         lesson_script(report),
+        core_function(_expressions(report, explored_[1])),
     )
     return record, rows, exempt_rows
 

@@ -249,7 +249,7 @@ def test_each_lesson_shows_the_python_that_recomputes_its_numbers(site, check) -
     for record in check.lessons:
         html = page(site, f"lessons/{record.lesson.id}")
         codes = [c for c in html.all("code") if "language-python" in (c.get("class") or "")]
-        assert len(codes) == 1 and record.script, record.lesson.id
+        assert len(codes) == 2 and record.script, record.lesson.id  # the script, the function
         assert "from rlkl.core import" in html.visible
 
 
@@ -391,3 +391,20 @@ def test_a_rebuild_reads_the_explorable_examples_from_the_cache(
                                    1), "utf-8")  # every number of the example moves along
     check_site(content, cache=cache)
     assert computed == ["ppo-clipped-objective"]
+
+
+def test_each_lesson_shows_the_core_function_behind_its_numbers(site, check) -> None:
+    """The code panel holds the installed rlkl.core function's own source (docstring
+    included): PPO's pages show ppo_clip_objective, whose plot they draw."""
+    import inspect
+
+    from rlkl import core
+
+    for record in check.lessons:
+        assert record.core is not None, record.lesson.id
+        name, source = record.core
+        assert source == inspect.getsource(getattr(core, name)), name
+        html = (site / "lessons" / record.lesson.id / "index.html").read_text("utf-8")
+        assert f"def {name}(" in html and "rlkl.core function behind these numbers" in html
+    ppo = next(r for r in check.lessons if r.lesson.id == "ppo-clipped-objective")
+    assert ppo.core is not None and ppo.core[0] == "ppo_clip_objective"
