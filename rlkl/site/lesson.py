@@ -106,6 +106,7 @@ class Link:
     title: str
     url: str | None
     summary: str = ""
+    explorable: str = ""  # what a learner can change on the page ("" when nothing)
 
 
 def explore_json(data: Any) -> Markup:

@@ -63,16 +63,28 @@ LEARNING_PATH = "<!-- rlkl:learning-path -->"
 learning order."""
 
 
+def explorable(record: LessonRecord) -> str:
+    """What a learner can change on a lesson's page, as the lesson lists say it."""
+    shown = record.explorable
+    if shown is None:
+        return ""
+    count = len(shown.controls)
+    return (f"explorable: {count} input{'s' * (count != 1)}"
+            + (" and a plot" if shown.chart is not None else ""))
+
+
+def _link(record: LessonRecord, url: Callable[[str], str], summaries: dict[str, str]) -> Link:
+    return Link(record.lesson.name, url(f"lessons/{record.lesson.id}.md"),
+                summaries.get(record.lesson.id) or record.lesson.tagline or "",
+                explorable(record))
+
+
 def learning_path(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
     """The published lessons as one numbered path, in learning order, each with its
     sub-branch and summary: a placeholder for a page's Markdown and its HTML block."""
     summaries = {c.id: c.summary for c in check.catalog}
-    steps = [
-        (sub, [Link(r.lesson.name, url(f"lessons/{r.lesson.id}.md"),
-                    summaries.get(r.lesson.id) or r.lesson.tagline or "") for r in items])
-        for _, subs in grouped(check)
-        for sub, items in subs
-    ]
+    steps = [(sub, [_link(r, url, summaries) for r in items])
+             for _, subs in grouped(check) for sub, items in subs]
     blocks = Blocks()
     return blocks.add(macros("pages.html")("path")(steps)), tuple(blocks.items)
 
@@ -84,12 +96,7 @@ def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, 
     groups = [
         (
             branch,
-            [
-                (sub, [Link(r.lesson.name, url(f"lessons/{r.lesson.id}.md"),
-                            summaries.get(r.lesson.id) or r.lesson.tagline or "")
-                       for r in items])
-                for sub, items in subs
-            ],
+            [(sub, [_link(r, url, summaries) for r in items]) for sub, items in subs],
         )
         for branch, subs in grouped(check)
     ]

@@ -132,6 +132,14 @@ def test_home_page_and_catalog_list_the_lessons_in_learning_order(site, check) -
     catalog = (site / "lessons/index.html").read_text("utf-8")
     listed = re.findall(r"<li><a href=\"?([a-z0-9-]+)/", catalog)
     assert [x for x in listed if x in published] == order
+    # each entry says what a learner can change there: ppo-clipped-objective's 6 inputs
+    marked = re.findall(r"lessons/([a-z0-9-]+)/\"?>[^<]*</a> <small>[^<]*</small> "
+                        r"<small class=\"?rlkl-explorable\"?>· explorable: (\d+) inputs?"
+                        r"( and a plot)?", path)
+    assert {m[0] for m in marked} == published
+    ppo = next(m for m in marked if m[0] == "ppo-clipped-objective")
+    assert ppo[1:] == ("6", " and a plot")
+    assert catalog.count("rlkl-explorable") == len(published)
 
 
 def test_every_internal_link_and_asset_resolves_and_nothing_is_remote(site) -> None:
