@@ -24,7 +24,7 @@ from markupsafe import Markup
 from rlkl.diagnostics import Diagnostic
 from rlkl.site.experiment import LESSONS as MATCHED_BUDGET_LESSONS
 from rlkl.site.html import href, marked, text
-from rlkl.site.mathml import MathError, to_mathml
+from rlkl.site.mathml import MathError, relations, sides, to_mathml
 from rlkl.site.plot import chart_svg, with_scales
 from rlkl.site.records import LessonRecord
 
@@ -117,12 +117,26 @@ def explore_json(data: Any) -> Markup:
                   .replace("&", "\\u0026"))
 
 
+def equation_html(latex: str) -> Markup:
+    """A display equation as the page sets it: each relation (cut at ``\\quad``) and each
+    side of it (cut after ``=``) a piece that wraps on a narrow screen; one block
+    ``<math>`` when there is nothing to cut."""
+    parts = [sides(part) for part in relations(latex)]
+    if len(parts) == 1 and len(parts[0]) == 1:
+        return to_mathml(latex)
+    side = Markup('<span class="rlkl-side">{}</span>')
+    relation = Markup('<span class="rlkl-relation">{}</span>')
+    return Markup("").join(
+        relation.format(Markup("").join(side.format(to_mathml(s)) for s in pieces))
+        for pieces in parts)
+
+
 def _equations(record: LessonRecord) -> tuple[list[Markup], list[Diagnostic]]:
     rendered, problems = [], []
     for index, science in enumerate(record.lesson.science):
         pointer = f"/science/{index}/equation"
         try:
-            rendered.append(to_mathml(science.equation))
+            rendered.append(equation_html(science.equation))
         except MathError as error:
             line, column = record.located.get(pointer, (1, 1))
             problems.append(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 from markupsafe import Markup
 
@@ -46,6 +47,48 @@ def _clean(element: ET.Element) -> ET.Element:
     copy.tail = element.tail
     copy.extend([_clean(child) for child in element])
     return copy
+
+
+_SPACES = ("\\qquad", "\\quad")
+
+
+def relations(latex: str) -> list[str]:
+    """``latex`` cut at its top-level ``\\quad`` and ``\\qquad`` (outside braces and
+    ``\\left … \\right``): the parts a page sets side by side, which wrap on a narrow
+    screen instead of running off it. One part when there is no such space."""
+    return _cut(latex, lambda text, i: next(
+        (len(s) for s in _SPACES if text.startswith(s, i)
+         and not text[i + len(s): i + len(s) + 1].isalpha()), 0), keep=False)
+
+
+def sides(relation: str) -> list[str]:
+    """A relation cut after each top-level ``=`` (``a=``, ``b=``, ``c``): where a relation
+    too wide for a phone breaks, as a typesetter breaks a long display."""
+    return _cut(relation, lambda text, i: 1 if text[i] == "=" else 0, keep=True)
+
+
+def _cut(latex: str, at: Callable[[str, int], int], *, keep: bool) -> list[str]:
+    """``latex`` cut where ``at`` (the length of the separator at an index, 0 for none)
+    finds a separator at the top level; ``keep``: the separator ends the part before."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(latex):
+        char = latex[i]
+        size = at(latex, i) if depth == 0 else 0
+        if size:
+            parts.append(latex[start : i + size] if keep else latex[start:i])
+            i = start = i + size
+            continue
+        if char == "\\":
+            if latex.startswith("\\left", i) and not latex[i + 5: i + 6].isalpha():
+                depth += 1
+            elif latex.startswith("\\right", i) and not latex[i + 6: i + 7].isalpha():
+                depth -= 1
+            i += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        i += 1
+    parts.append(latex[start:])
+    return [part.strip() for part in parts if part.strip()]
 
 
 @functools.lru_cache(maxsize=4096)

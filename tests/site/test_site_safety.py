@@ -133,3 +133,20 @@ def test_mathml_keeps_only_mathml() -> None:
     with pytest.raises(MathError):
         to_mathml(r"\unknowncommand{x}")
     assert "<mtext>&lt;b&gt;</mtext>" in to_mathml(r"\text{&lt;b&gt;}")
+
+
+def test_an_equation_is_cut_where_it_may_wrap_and_nowhere_else() -> None:
+    """At a top-level \\quad (between relations) and after a top-level = (between the sides
+    of one); never inside braces or \\left … \\right, and never in a word like \\quadratic."""
+    from rlkl.site.lesson import equation_html
+    from rlkl.site.mathml import relations, sides
+
+    assert relations(r"a=b,\quad c=\frac{d}{e}\qquad f") == ["a=b,", r"c=\frac{d}{e}", "f"]
+    assert relations(r"\left(a\quad b\right)\quad c") == [r"\left(a\quad b\right)", "c"]
+    assert relations(r"x^{\quad}\quadratic") == [r"x^{\quad}\quadratic"]
+    assert sides(r"A=r-\frac{1}{k}=\frac{k}{k-1}") == ["A=", r"r-\frac{1}{k}=", r"\frac{k}{k-1}"]
+    assert sides(r"f\left(a=b\right)=c") == [r"f\left(a=b\right)=", "c"]
+    assert sides("y_{i=1}") == ["y_{i=1}"]
+    html = str(equation_html(r"a=b,\quad c"))
+    assert html.count('class="rlkl-relation"') == 2 and html.count('class="rlkl-side"') == 3
+    assert str(equation_html("x+1")).startswith("<math")  # nothing to cut: one block

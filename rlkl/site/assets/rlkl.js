@@ -204,13 +204,13 @@
   // A display equation wider than its column is shrunk, down to 0.9em; if it is still wider,
   // it becomes a labelled scroll region the keyboard can reach (and loses that when it fits).
   function fitEquations() {
+    // An equation of several relations (cut at its \quad spaces) wraps between them first.
     document.querySelectorAll(".rlkl-equation").forEach(function (box, index) {
-      var math = box.querySelector("math");
-      if (!math) { return; }
-      math.style.fontSize = "";
-      var sizes = ["1.15em", "1.05em", "0.95em", "0.9em"];
+      if (!box.querySelector("math")) { return; }
+      box.style.fontSize = "";
+      var sizes = ["1.05", "0.97", "0.9", "0.85"];
       for (var i = 0; i < sizes.length && box.scrollWidth > box.clientWidth + 1; i++) {
-        math.style.fontSize = sizes[i];
+        box.style.fontSize = sizes[i] + "em";
       }
       var scrolls = box.scrollWidth > box.clientWidth + 1;
       box.classList.toggle("rlkl-scrolls", scrolls);
