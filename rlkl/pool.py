@@ -130,13 +130,14 @@ def map_paths(
     return answers if answers is not None else _chunk(function, listed)
 
 
-def map_values(function: Callable[[A], T], items: Sequence[A], jobs: int) -> list[T]:
+def map_values(function: Callable[[A], T], items: Sequence[A], jobs: int, *,
+               minimum: int = POOL_MIN_LESSONS) -> list[T]:
     """``function`` of each of ``items`` (picklable records, such as lesson reports), in
     order, across ``jobs`` processes as :func:`map_paths` does (here for fewer than
-    :data:`POOL_MIN_LESSONS`, or when no pool can start)."""
+    ``minimum``, or when no pool can start)."""
     listed = list(items)
     answers = (_map(_values, function, listed, jobs)
-               if jobs > 1 and len(listed) >= POOL_MIN_LESSONS else None)
+               if jobs > 1 and len(listed) >= minimum else None)
     return answers if answers is not None else _values(function, listed)
 
 

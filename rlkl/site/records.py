@@ -359,26 +359,34 @@ def _label(report: LessonReport, texts: Mapping[str, str], name: str) -> str:
     return " ".join(words)
 
 
+EXPLORE_POOL_MIN = 8
+"""From this many lessons the explorable examples are computed across processes: a lesson
+costs 5–900 ms, far more than the check of it."""
+
+
 def _explorations(reports: Sequence[LessonReport], cache: Cache | None, jobs: int
                   ) -> list[tuple[tuple[Knob, ...], Plot | None]]:
     """Each report's knobs and plot (:func:`rlkl.claims.explore.explored`): from the cache
-    when its rows are unchanged, else computed, across ``jobs`` processes for a large
-    corpus, and cached (they cost 5–900 ms a lesson: every point of every input's range)."""
-    keys = [report_fingerprint(r) for r in reports] if cache is not None else []
-    found: list[Any] = [cache.derived("explore", k) for k in keys] if cache is not None else [
-        None] * len(reports)
+    when its rows are unchanged, else computed (once for lessons whose rows are alike),
+    across ``jobs`` processes from :data:`EXPLORE_POOL_MIN` lessons, and cached."""
+    keys = [report_fingerprint(r) for r in reports]
     answers: list[tuple[tuple[Knob, ...], Plot | None] | None] = []
-    for data in found:
+    for key in keys:
+        data = cache.derived("explore", key) if cache is not None else None
         try:
             answers.append(read_explored(data) if data is not None else None)
         except (KeyError, TypeError, ValueError, AttributeError):
             answers.append(None)  # a damaged entry is a miss
     missing = [i for i, a in enumerate(answers) if a is None]
-    computed = map_values(explored, [reports[i] for i in missing], jobs)
-    for i, data in zip(missing, computed, strict=True):
-        answers[i] = read_explored(data)
-        if cache is not None:
-            cache.put_derived("explore", keys[i], data)
+    firsts = {keys[i]: i for i in reversed(missing)}
+    todo = sorted(firsts.values())
+    computed = dict(zip(todo, map_values(explored, [reports[i] for i in todo], jobs,
+                                         minimum=EXPLORE_POOL_MIN), strict=True))
+    if cache is not None:
+        for i in todo:
+            cache.put_derived("explore", keys[i], computed[i])
+    for i in missing:
+        answers[i] = read_explored(computed[firsts[keys[i]]])
     return [a for a in answers if a is not None]
 
 
