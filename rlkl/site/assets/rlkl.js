@@ -123,12 +123,9 @@
     if (shift < 0) mark.style.setProperty("--rlkl-tip-left", shift + "px");
   }
 
-  function unseal(sealed, lesson) {  // the inverse of rlkl/site/lesson.py's seal()
-    var key = new TextEncoder().encode(lesson || "rlkl"), raw = atob(sealed);
-    var bytes = new Uint8Array(raw.length);
-    for (var i = 0; i < raw.length; i++) {
-      bytes[i] = raw.charCodeAt(i) ^ key[i % key.length] ^ ((i * 7) % 256);
-    }
+  function unseal(sealed) {  // the inverse of rlkl/site/lesson.py's seal()
+    var raw = atob(sealed), bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
     return JSON.parse(new TextDecoder().decode(bytes));
   }
 
@@ -152,7 +149,7 @@
     var typed = form.querySelector("input[name=rlkl-typed]");
     var told = null;
     function open() {
-      told = told || unseal(form.dataset.sealed, form.dataset.lesson);
+      told = told || unseal(form.dataset.sealed);
       return told;
     }
     function tell(chosen) {
