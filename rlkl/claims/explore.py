@@ -94,6 +94,57 @@ def _exact(value: Any) -> Any:
     return _BASES.get(value, float(value))
 
 
+@dataclass(frozen=True)
+class _Input:
+    """What a knob moves: the quantity ``base`` itself (a number; ``length`` 2: a
+    two-action distribution by its first probability), or its entry ``element`` (a list's
+    entry declared under ``explore:`` as ``name[i]``)."""
+
+    name: str
+    base: str
+    element: int | None = None
+    length: int = 1
+
+    @classmethod
+    def of(cls, name: str, length: int) -> _Input:
+        base, bracket, rest = name.partition("[")
+        return cls(name, base, int(rest.rstrip("]")) if bracket else None, length)
+
+    def value(self, point: Decimal, base: Any) -> Any:
+        """The quantity's value with the knob at ``point``."""
+        if self.element is not None:
+            entries = np.array(base, dtype=np.float64)
+            entries[self.element] = float(point)
+            return entries
+        if self.length == 2:
+            return np.array([float(point), float(1 - point)], dtype=np.float64)
+        return float(point)
+
+    def owns(self, numbers: Sequence[Number], index: int) -> bool:
+        """Whether the lesson's number ``index`` is one of this knob's own (the input as
+        written, not inside the check question)."""
+        number = numbers[index]
+        if number.role != f"input {self.base}" or number.pointer.startswith(ASKED):
+            return False
+        return self.element is None or _position(numbers, index) == self.element
+
+    def text(self, point: Decimal, numbers: Sequence[Number], index: int) -> str:
+        """The input at ``point`` as the prose writes its number ``index`` (the second
+        probability of a distribution is 1 − p), with the decimals the point needs."""
+        number = numbers[index]
+        value = point
+        if self.length == 2 and _position(numbers, index) % 2 == 1:
+            value = 1 - point
+        return format_number(float(value), _like(number, max(number.decimals, places(value))))
+
+
+def _position(numbers: Sequence[Number], index: int) -> int:
+    """The place of a list input's number ``index`` among that input's numbers in its prose
+    string (a list is written whole: its entries come in order)."""
+    number = numbers[index]
+    return sum(1 for n in numbers[:index] if n.pointer == number.pointer and n.role == number.role)
+
+
 @dataclass
 class _Lesson:
     """A report's quantities, ready to recompute: each output's expression, an order they
@@ -159,11 +210,13 @@ class _Lesson:
                 waiting.extend(expr.names(expr.parse(self.outputs[current])))
         return found
 
-    def at(self, name: str, value: Any) -> dict[str, Any]:
-        """Every quantity with input ``name`` at ``value`` and the others as authored."""
+    def at(self, knob: _Input, point: Decimal, only: set[str] | None = None
+           ) -> dict[str, Any]:
+        """Every quantity (of ``only``, when given) with ``knob`` at ``point`` and the
+        other inputs as authored."""
         values = dict(self.base)
-        values[name] = value
-        self.compute(values, {name})
+        values[knob.base] = knob.value(point, self.base[knob.base])
+        self.compute(values, {knob.base}, only)
         return values
 
     def value_at(self, check: Check, values: Mapping[str, Any], knob: str) -> Any:
@@ -206,12 +259,14 @@ def _grid(name: str, value: Decimal, decimals: int, ranges: Mapping[str, Range]
 
 
 def _movable(lesson: _Lesson, declared: Iterable[Range]
-             ) -> list[tuple[str, Decimal, int, tuple[Decimal, ...]]]:
-    """Each input a page can change: (name, authored value, length, its range)."""
+             ) -> list[tuple[_Input, Decimal, tuple[Decimal, ...]]]:
+    """Each input a page can change: what it moves, its authored value and its range."""
     ranges = {r.name: r for r in declared}
     numbers = ((n.pointer, n.role, n.decimals) for n in lesson.report.numbers)
-    return [(name, value, length, _grid(name, value, decimals, ranges))
-            for name, (value, decimals, length) in stated(numbers, lesson.base).items()
+    entries = [r.name for r in declared if "[" in r.name and not r.fixed]
+    found = stated(numbers, lesson.base, entries)
+    return [(_Input.of(name, length), value, _grid(name, value, decimals, ranges))
+            for name, (value, decimals, length) in found.items()
             if not (name in ranges and ranges[name].fixed)]
 
 
@@ -219,69 +274,53 @@ def explore(report: LessonReport) -> tuple[Knob, ...]:
     """Every input of the lesson a page can change, with what moves along its range (see
     the module docstring), in the ranges its ``claims.yaml`` declares."""
     lesson = _Lesson(report)
-    knobs = (_knob(lesson, name, value, length, grid)
-             for name, value, length, grid in _movable(lesson, report.explore))
+    knobs = (_knob(lesson, knob, value, grid)
+             for knob, value, grid in _movable(lesson, report.explore))
     return tuple(k for k in knobs if k is not None)
 
 
-def _value(point: Decimal, length: int) -> Any:
-    """An input's value at a point: the number, or the distribution [p, 1 − p]."""
-    if length == 1:
-        return float(point)
-    return np.array([float(point), float(1 - point)], dtype=np.float64)
-
-
-def _knob(lesson: _Lesson, name: str, value: Decimal, length: int,
-          grid: Sequence[Decimal]) -> Knob | None:
+def _knob(lesson: _Lesson, knob: _Input, value: Decimal, grid: Sequence[Decimal]
+          ) -> Knob | None:
     """One input's knob: its points that every dependent expression can be computed at
     (None when fewer than two are, or the authored value is not among them)."""
-    moved = moved_by(name, lesson.outputs)
+    moved = moved_by(knob.base, lesson.outputs)
     checks = [c for c in lesson.report.checks if not c.pointer.startswith(ASKED)
               and c.kind in _EXPLORED
               and expr.names(expr.parse(c.target[2] if c.target else c.expression)) & moved]
-    own = [i for i, n in enumerate(lesson.report.numbers)
-           if n.role == f"input {name}" and not n.pointer.startswith(ASKED)]
+    numbers = lesson.report.numbers
+    own = [i for i in range(len(numbers)) if knob.owns(numbers, i)]
+    if not own:
+        return None
     kept: list[tuple[Decimal, dict[int, str], set[int]]] = []
     for point in grid:
-        result = _at_point(lesson, name, point, length, checks, own)
+        result = _at_point(lesson, knob, point, checks, own)
         if result is not None:
             kept.append((point, *result))
     at = next((i for i, (p, _, _) in enumerate(kept) if p == value), None)
     if at is None or len(kept) < 2:
         return None
-    authored = {i: n.text for i, n in enumerate(lesson.report.numbers)}
-    numbers = {i: tuple(texts.get(i, authored[i]) for _, texts, _ in kept)
-               for i in sorted({i for _, texts, _ in kept for i in texts})}
-    numbers = {i: t for i, t in numbers.items() if len(set(t)) > 1 or i in own}
+    moving = {i: tuple(texts.get(i, numbers[i].text) for _, texts, _ in kept)
+              for i in sorted({i for _, texts, _ in kept for i in texts})}
+    moving = {i: t for i, t in moving.items() if len(set(t)) > 1 or i in own}
     untrue = {i: tuple(k for k, (_, _, false) in enumerate(kept) if i in false)
               for i in sorted({i for _, _, false in kept for i in false})}
-    first = lesson.report.numbers[own[0]]
-    texts = tuple(_input_text(p, first, 0, length) for p, _, _ in kept)
-    return Knob(name, tuple(float(p) for p, _, _ in kept), texts, at, numbers, untrue)
+    texts = tuple(knob.text(p, numbers, own[0]) for p, _, _ in kept)
+    return Knob(knob.name, tuple(float(p) for p, _, _ in kept), texts, at, moving, untrue)
 
 
-def _input_text(point: Decimal, number: Number, element: int, length: int) -> str:
-    """The input at ``point`` as the prose writes ``number`` (the ``element``-th
-    probability of a distribution), with the decimals the point needs."""
-    value = point if length == 1 else (point, 1 - point)[element]
-    return format_number(float(value), _like(number, max(number.decimals, places(value))))
-
-
-def _at_point(lesson: _Lesson, name: str, point: Decimal, length: int,
-              checks: Sequence[Check], own: Sequence[int],
-              ) -> tuple[dict[int, str], set[int]] | None:
+def _at_point(lesson: _Lesson, knob: _Input, point: Decimal, checks: Sequence[Check],
+              own: Sequence[int]) -> tuple[dict[int, str], set[int]] | None:
     """The texts of the numbers that move, and the numbers whose claims stop holding, with
-    ``name`` at ``point``; None when something there cannot be computed."""
+    the knob at ``point``; None when something there cannot be computed."""
     numbers = lesson.report.numbers
     texts: dict[int, str] = {}
     false: set[int] = set()
     try:
-        values = lesson.at(name, _value(point, length))
+        values = lesson.at(knob, point)
         for index in own:
-            element = _element(numbers, index) if length == 2 else 0
-            texts[index] = _input_text(point, numbers[index], element, length)
+            texts[index] = knob.text(point, numbers, index)
         for check in checks:
-            computed = lesson.value_at(check, values, name)
+            computed = lesson.value_at(check, values, knob.base)
             if check.kind == "condition":
                 holds = bool(computed)
             else:
@@ -300,14 +339,6 @@ def _at_point(lesson: _Lesson, name: str, point: Decimal, length: int,
     return texts, false
 
 
-def _element(numbers: Sequence[Number], index: int) -> int:
-    """Which probability of a two-action distribution the input's number ``index`` is: its
-    place among the distribution's numbers in the same prose string (they come in pairs)."""
-    number = numbers[index]
-    before = [n for n in numbers[:index] if n.pointer == number.pointer and n.role == number.role]
-    return len(before) % 2
-
-
 def plot(report: LessonReport, knobs: Sequence[Knob]) -> Plot | None:
     """The page's plot: the ``plot:`` of ``claims.yaml``, else the first output of the
     worked example (one number, outside the check question) against the first input it
@@ -321,17 +352,16 @@ def plot(report: LessonReport, knobs: Sequence[Knob]) -> Plot | None:
         return None
     knob = by_name[spec.x]
     xs = _fine(knob.values)
-    length = 2 if isinstance(lesson.base.get(spec.x), np.ndarray) else 1
-
-    needed = lesson.needs(spec.y)
+    inputs = {k.name: _input_of(lesson, k.name) for k in knobs}
+    x_input, needed = inputs[spec.x], lesson.needs(spec.y)
 
     def curve(values: Mapping[str, Any]) -> tuple[float | None, ...]:
         out = []
         for x in xs:
             try:
                 moved = dict(values)
-                moved[spec.x] = _value(Decimal(repr(x)), length)
-                lesson.compute(moved, {spec.x}, needed)
+                moved[x_input.base] = x_input.value(Decimal(repr(x)), values[x_input.base])
+                lesson.compute(moved, {x_input.base}, needed)
                 y = float(np.asarray(moved[spec.y], dtype=np.float64).reshape(()))
                 out.append(y if np.isfinite(y) else None)
             except (expr.ExprError, ValueError, IndexError, TypeError):
@@ -340,15 +370,22 @@ def plot(report: LessonReport, knobs: Sequence[Knob]) -> Plot | None:
 
     moved: dict[tuple[str, int], tuple[float | None, ...]] = {}
     for other in knobs:
-        if other.name == spec.x or spec.y not in moved_by(other.name, lesson.outputs):
+        other_input = inputs[other.name]
+        if other.name == spec.x or spec.y not in moved_by(other_input.base, lesson.outputs):
             continue
-        other_length = 2 if isinstance(lesson.base.get(other.name), np.ndarray) else 1
         for i, v in enumerate(other.values):
-            moved[(other.name, i)] = curve(lesson.at(other.name, _value(Decimal(repr(v)),
-                                                                        other_length)))
+            moved[(other.name, i)] = curve(lesson.at(other_input, Decimal(repr(v))))
     y0 = float(np.asarray(lesson.base[spec.y], dtype=np.float64).reshape(()))
     return Plot(spec.x, spec.y, spec.x_label or spec.x, spec.y_label or spec.y, xs,
                 curve(lesson.base), (knob.values[knob.at], y0), moved)
+
+
+def _input_of(lesson: _Lesson, name: str) -> _Input:
+    """What the knob ``name`` moves (a distribution when its quantity is a list of two
+    and it names no entry)."""
+    base = name.partition("[")[0]
+    pair = "[" not in name and isinstance(lesson.base.get(base), np.ndarray)
+    return _Input.of(name, 2 if pair else 1)
 
 
 def _first_pair(lesson: _Lesson, knobs: Sequence[Knob]) -> PlotSpec | None:
@@ -360,7 +397,7 @@ def _first_pair(lesson: _Lesson, knobs: Sequence[Knob]) -> PlotSpec | None:
         if np.size(lesson.base.get(target[0], ())) != 1:
             continue
         for knob in knobs:
-            if target[0] in moved_by(knob.name, lesson.outputs):
+            if target[0] in moved_by(_input_of(lesson, knob.name).base, lesson.outputs):
                 return PlotSpec(knob.name, target[0])
     return None
 

@@ -90,7 +90,7 @@ def _extract(document: Document, bindings: Bindings | None, *, coverage: bool) -
     plot = bindings.plot if bindings else None
     if declared or plot:
         numbers = ((m.pointer, roles.get(m.key, ""), m.decimals) for m in prose.mentions)
-        movable = stated(numbers, inputs)
+        movable = stated(numbers, inputs, (r.name for r in declared if "[" in r.name))
         problems += tuple(range_problems(declared, movable))
         if plot is not None:
             fixed = (r.name for r in declared if r.fixed)

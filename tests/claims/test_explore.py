@@ -35,9 +35,15 @@ def _reports() -> dict[str, LessonReport]:
 
 
 def _run(script: str, name: str, value: Any) -> dict[str, Any]:
-    """The lesson's script with input ``name`` set to ``value`` (its own line replaced)."""
-    line = re.compile(rf"^{re.escape(name)} = .*$", re.MULTILINE)
-    assert len(line.findall(script)) == 1, f"the script states {name} once"
+    """The lesson's script with input ``name`` set to ``value`` (its own line replaced; for
+    a list's entry ``x[i]``, that entry of the list's line)."""
+    base, bracket, rest = name.partition("[")
+    line = re.compile(rf"^{re.escape(base)} = (.*)$", re.MULTILINE)
+    assert len(line.findall(script)) == 1, f"the script states {base} once"
+    if bracket:
+        entries = list(eval(line.findall(script)[0], {"np": np}))  # the script's own literal
+        entries[int(rest.rstrip("]"))] = value
+        name, value = base, [float(e) for e in entries]
     whole = not isinstance(value, list) and float(value).is_integer()
     written = (f"np.array({list(value)!r}, float)" if isinstance(value, list)
                else str(int(value)) if whole else repr(value))  # as the script writes it
@@ -47,6 +53,8 @@ def _run(script: str, name: str, value: Any) -> dict[str, Any]:
 
 
 def _value(point: float, knob: Knob, report: LessonReport) -> Any:
+    if "[" in knob.name:
+        return point  # one entry of a list
     base = next(c.inputs[knob.name] for c in report.checks if knob.name in c.inputs)
     return [point, float(Decimal(1) - Decimal(repr(point)))] if isinstance(base, list) else point
 
@@ -58,7 +66,8 @@ def test_every_moved_number_is_what_the_lessons_script_computes(lesson: str) -> 
     knobs = explore(report)
     assert knobs, lesson
     for knob in knobs:
-        if not re.search(rf"^{re.escape(knob.name)} = ", script, re.MULTILINE):
+        if not re.search(rf"^{re.escape(knob.name.partition('[')[0])} = ", script,
+                         re.MULTILINE):
             # read only by conditions and negatives: nothing computed from it is shown
             assert all(report.numbers[n].role == f"input {knob.name}" for n in knob.numbers)
             continue
@@ -142,3 +151,20 @@ def test_declared_ranges_and_plot_survive_the_cache() -> None:
     assert again.explore == report.explore and again.explore
     assert again.plot == report.plot and report.plot is not None
     assert explore(again) == explore(report)
+
+
+def test_a_declared_list_entry_moves_alone() -> None:
+    """sft-chat-loss-masks declares nll2[5], the second answer's first trained token (0.3):
+    at 0.8 only that number of the list moves, the second sequence's masked mean becomes
+    (0.8 + 0.1) / 2 and the per-token batch loss (4.8 + 0.9) / 6 = 0.95, written at the
+    lesson's 6 decimals."""
+    report = _reports()["sft-chat-loss-masks"]
+    entry = next(k for k in explore(report) if k.name == "nll2[5]")
+    assert (entry.values[0], entry.values[-1], entry.texts[entry.at]) == (0.1, 3.0, "0.3")
+    i = entry.values.index(0.8)
+    moved = {report.numbers[n].role: t[i] for n, t in entry.numbers.items()}
+    assert moved["input nll2"] == "0.8"
+    assert moved["output loss_token"] == "0.950000"
+    assert moved["output loss_seq"] == "0.8"  # (1.2 + 0.45) / 2 = 0.825 at 1 decimal
+    own = [n for n in entry.numbers if report.numbers[n].role == "input nll2"]
+    assert len(own) == 1 and report.numbers[own[0]].text == "0.3"

@@ -87,7 +87,7 @@ def test_the_page_follows_the_published_order(site) -> None:
 def test_every_lesson_page_has_its_controls_and_plot(site, check) -> None:
     """Each page with bindings has a range control per explorable input, disabled until the
     page's script runs (the prose shows the lesson's own values), and the data it reads;
-    every page but the one with only list inputs has its plot."""
+    and every page has its plot."""
     for record in check.lessons:
         html = page(site, f"lessons/{record.lesson.id}")
         sliders = [a for a in html.all("input") if a.get("type") == "range"]
@@ -96,9 +96,8 @@ def test_every_lesson_page_has_its_controls_and_plot(site, check) -> None:
         assert all("disabled" in s for s in sliders)
         data = json.loads(next(s for s in html.scripts if s.startswith('{"knobs"')))
         assert [k["name"] for k in data["knobs"]] == [c.name for c in record.explorable.controls]
-        has_plot = record.lesson.id != "sft-chat-loss-masks"
         plots = [a for a in html.all("svg") if a.get("class") == "rlkl-plot"]
-        assert bool(plots) == has_plot == ("plot" in data), record.lesson.id
+        assert len(plots) == 1 and "plot" in data, record.lesson.id
 
 
 def test_planned_lessons_are_shown_as_planned_never_as_links(site, check) -> None:

@@ -68,8 +68,8 @@ def range_problems(declared: Iterable[Range], stated: Mapping[str, tuple[Decimal
         if entry.name not in stated:
             problems.append(Problem(
                 "RLKL615", f"explore names {entry.name}, which is not an input of this lesson "
-                "that a page can change (a number read from the prose: one number, or a "
-                "two-action distribution)", at=entry.where))
+                "that a page can change (a number read from the prose: one number, a "
+                "two-action distribution, or an entry name[i] of a list)", at=entry.where))
             continue
         if entry.fixed:
             continue
@@ -87,14 +87,15 @@ def range_problems(declared: Iterable[Range], stated: Mapping[str, tuple[Decimal
     return problems
 
 
-def stated(numbers: Iterable[tuple[str, str, int]], values: Mapping[str, Any]
-           ) -> dict[str, tuple[Decimal, int, int]]:
+def stated(numbers: Iterable[tuple[str, str, int]], values: Mapping[str, Any],
+           entries: Iterable[str] = ()) -> dict[str, tuple[Decimal, int, int]]:
     """Each explorable input: (its authored value, its written decimals, its length: 1 for
     a number, 2 for a two-action distribution moved by its first probability).
 
     ``numbers``: (pointer, role, decimals) of each number of the prose; ``values``: the
-    lesson's inputs by name. An input counts when the page shows one of its numbers
-    outside the check question (:data:`ASKED`).
+    lesson's inputs by name; ``entries``: the list entries ``claims.yaml`` declares
+    (``nll[2]``: one number of a list input, moved alone). An input counts when the page
+    shows one of its numbers outside the check question (:data:`ASKED`).
     """
     decimals: dict[str, int] = {}
     for pointer, role, written in numbers:
@@ -108,6 +109,12 @@ def stated(numbers: Iterable[tuple[str, str, int]], values: Mapping[str, Any]
             found[name] = (Decimal(repr(float(value))), written, 1)
         elif _distribution(value):
             found[name] = (Decimal(repr(float(np.asarray(value)[0]))), written, 2)
+    for entry in entries:
+        base, _, rest = entry.partition("[")
+        value = values.get(base, ())
+        index = int(rest.rstrip("]")) if rest.rstrip("]").isdigit() else -1
+        if base in decimals and np.ndim(value) == 1 and 0 <= index < np.size(value):
+            found[entry] = (Decimal(repr(float(np.asarray(value)[index]))), decimals[base], 1)
     return found
 
 
@@ -141,7 +148,7 @@ def plot_problems(spec: PlotSpec, stated: Mapping[str, Any], fixed: Iterable[str
         why = f"x {spec.x} is not an input a page can change"
     elif spec.y not in outputs:
         why = f"y {spec.y} is not a quantity the lesson computes (a `where:` output)"
-    elif spec.y not in moved_by(spec.x, outputs):
+    elif spec.y not in moved_by(spec.x.partition("[")[0], outputs):
         why = f"y {spec.y} is not computed from x {spec.x}"
     elif np.size(values.get(spec.y, ())) != 1:
         why = f"y {spec.y} is not one number"
