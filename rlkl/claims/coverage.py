@@ -55,7 +55,7 @@ def _exempt(prose: Prose, exemption: Exemption, roles: dict[Key, str]) -> Found:
                     )
                 out += Found(
                     roles=((mention.key, "exempt"),),
-                    exempt=(Exempt(mention, exemption.reason, said),),
+                    exempt=(Exempt(mention, exemption.reason, said, expected is not None),),
                 )
     return out
 

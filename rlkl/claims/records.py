@@ -105,11 +105,13 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Exempt:
-    """An exempt number, the reason, and the words around it."""
+    """An exempt number, the reason, and the words around it; ``pinned``: a constant of a
+    formula whose value the exemption states (``equals:``, the 1 of r − 1)."""
 
     mention: Mention
     reason: str
     quote: str
+    pinned: bool = False
 
 
 class Found(NamedTuple):

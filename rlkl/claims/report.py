@@ -85,6 +85,7 @@ class Number:
     checks: tuple[str, ...] = ()  # ids of the checks anchored on it, the number's own first
     reason: str = ""  # an exemption's reason
     quote: str = ""  # an exempt number's words around it
+    pinned: bool = False  # exempt as a constant of a formula with its value (``equals:``)
 
     @property
     def exempt(self) -> bool:
@@ -326,7 +327,8 @@ def report_of(
         numbers.append(Number(
             mention.pointer, mention.start, mention.end, line, column, mention.text,
             mention.decimals, role, number_status(role, [c.status for c in on_it], fixed),
-            tuple(c.id for c in on_it), made.reason if made else "", made.quote if made else ""))
+            tuple(c.id for c in on_it), made.reason if made else "", made.quote if made else "",
+            made.pinned if made else False))
     equations = tuple(Equation(r.pointer, *document.locate(r.pointer), r.relation, r.status,
                                r.detail) for r in claims.equations)
     stripped = tuple(Change(c.status, c.subject, c.id, index=c.index, fields=c.fields,

@@ -328,6 +328,15 @@ def _expressions(report: LessonReport, drawn: Plot | None) -> list[str]:
     return first + list(sources.values())
 
 
+def _constant(number: Number, constants: set[str]) -> bool:
+    """A pinned constant of a formula, which a page leaves unmarked: exempt with its value
+    stated (``equals:``), or an input ``explore:`` keeps ``fixed`` (``constants``: their
+    roles), when it holds as verified."""
+    if number.status not in (Status.EXEMPT, Status.INPUT):
+        return False  # a failing or stale one stays marked, so it is seen
+    return number.pinned or number.role in constants
+
+
 def _quiz(report: LessonReport) -> QuizRecord | None:
     """The check question's records: the key's own check, and each distractor's check of
     the expression its mistake gives (not its "differs from the answer" check)."""
@@ -472,7 +481,10 @@ def _lesson_record(
                 users[name].append(check.claim)
     explorable, moving = _explorable(report, dict(prose_strings(document.data)), explored_)
     marks: dict[str, list[Mark]] = {}
+    constants = {f"input {r.name}" for r in report.explore if r.fixed}
     for index, number in enumerate(report.numbers):
+        if _constant(number, constants):
+            continue  # a number of a formula (the 1 of r − 1): checked, but not marked
         checks = [c for c in map(report.check, number.checks) if c is not None]
         marks.setdefault(number.pointer, []).append(
             Mark(number.start, number.end, number.text, number.status.value,

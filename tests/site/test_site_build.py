@@ -419,3 +419,20 @@ def test_each_lesson_shows_the_core_function_behind_its_numbers(site, check) -> 
         assert f"def {name}(" in html and "rlkl.core function behind these numbers" in html
     ppo = next(r for r in check.lessons if r.lesson.id == "ppo-clipped-objective")
     assert ppo.core is not None and ppo.core[0] == "ppo_clip_objective"
+
+
+def test_pinned_constants_are_checked_but_not_marked(check) -> None:
+    """The 1 of r − 1 (exempt with `equals:`) and the inputs explore: keeps fixed are
+    left as plain text; every other number of the prose carries its mark."""
+    reports = {r.id: r for r in check_paths([CONTENT]).reports}
+    unmarked_total = 0
+    for record in check.lessons:
+        report = reports[record.lesson.id]
+        fixed = {f"input {r.name}" for r in report.explore if r.fixed}
+        marked = {(p, m.start) for p, ms in record.marks.items() for m in ms}
+        for number in report.numbers:
+            constant = number.pinned or number.role in fixed
+            assert ((number.pointer, number.start) in marked) != constant, (
+                record.lesson.id, number.pointer, number.text, number.role)
+            unmarked_total += constant
+    assert unmarked_total >= 10  # the shipped lessons pin a dozen constants
