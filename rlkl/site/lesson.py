@@ -9,7 +9,6 @@ check question; sources; prerequisites and related lessons.
 
 from __future__ import annotations
 
-import base64
 import functools
 import hashlib
 import json
@@ -148,15 +147,6 @@ def _equations(record: LessonRecord) -> tuple[list[Markup], list[Diagnostic]]:
 
 
 
-def seal(text: str) -> str:
-    """``text`` as the page ships what the check question says after a choice: its UTF-8
-    bytes in base64 (the page's script decodes it). Not a secret: it keeps the key out of
-    the page's text, attributes and search index until a learner has chosen, and a learner
-    who decodes it chose to look. (Plain base64 still compresses: a page served gzipped
-    pays about 1.3 bytes for each byte of the answers.)"""
-    return base64.b64encode(text.encode("utf-8")).decode("ascii")
-
-
 def quiz_order(lesson_id: str, count: int) -> list[int]:
     """The order a page shows the check question's ``count`` options in: fixed for a lesson
     (the same on every build and machine: a hash of its id and each index), and not the
@@ -219,11 +209,7 @@ def lesson_markdown(
     if lesson.limits:
         add("limits", "06 · Limits & reviewer questions", macro("limits")(lesson, p))
     order = quiz_order(lesson.id, len(lesson.check.options))
-    quiz = record.quiz
-    told = {"html": str(macro("answers")(lesson, p, order, quiz)), "key": lesson.check.answer,
-            "value": quiz.value if quiz else None, "decimals": quiz.decimals if quiz else 0}
-    add("check", "Check your understanding", macro("quiz")(
-        lesson, p, order, quiz, seal(json.dumps(told, ensure_ascii=False))))
+    add("check", "Check your understanding", macro("quiz")(lesson, p, order, record.quiz))
     if lesson.sources or lesson.evidenceNotes:
         add("sources", "07 · Read the original", macro("sources")(lesson, p, sources))
     groups = [("Prerequisites", linked(lesson.prerequisites)), ("Related", linked(lesson.related))]

@@ -399,6 +399,12 @@ def _explorations(reports: Sequence[LessonReport], cache: Cache | None, jobs: in
     return [a for a in answers if a is not None]
 
 
+def _drawn(ys: Sequence[float | None]) -> list[float | None]:
+    """A curve as the page's script draws it: 6 significant digits (a millionth of the
+    axis is far below a pixel; the full values would double the plot's data)."""
+    return [None if y is None else float(f"{y:.6g}") for y in ys]
+
+
 def _explorable(report: LessonReport, texts: Mapping[str, str],
                 explored_: tuple[tuple[Knob, ...], Plot | None]
                 ) -> tuple[Explorable | None, set[int]]:
@@ -423,8 +429,8 @@ def _explorable(report: LessonReport, texts: Mapping[str, str],
         shown = sorted({round(last * k / 4) for k in range(5)})
         chart = Chart(drawn.x_label, drawn.y_label, drawn.xs, drawn.ys, drawn.point,
                       tuple((x_knob.values[i], x_knob.texts[i]) for i in shown))
-        curves = {"": list(drawn.ys)}
-        curves.update((f"{name}:{i}", list(ys)) for (name, i), ys in drawn.moved.items())
+        curves = {"": _drawn(drawn.ys)}
+        curves.update((f"{name}:{i}", _drawn(ys)) for (name, i), ys in drawn.moved.items())
         data["plot"] = {"x": drawn.x, "xs": list(drawn.xs), "curves": curves,
                         "at": drawn.xs.index(drawn.point[0]),
                         "points": [drawn.xs.index(v) for v in x_knob.values]}

@@ -123,12 +123,6 @@
     if (shift < 0) mark.style.setProperty("--rlkl-tip-left", shift + "px");
   }
 
-  function unseal(sealed) {  // the inverse of rlkl/site/lesson.py's seal()
-    var raw = atob(sealed), bytes = new Uint8Array(raw.length);
-    for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
-    return JSON.parse(new TextDecoder().decode(bytes));
-  }
-
   function typedNumber(text) {  // "−0.8", "-0.80", "0,5": its value and written decimals
     var clean = text.trim().replace(/\u2212/g, "-").replace(",", ".");
     if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(clean)) return null;
@@ -139,21 +133,33 @@
   function setupQuiz(form) {
     // Nothing tells the key before a choice: the options are shuffled at build time, their
     // numbers' records do not say which is the answer, and what the question says after a
-    // choice ships sealed (it is decoded when the learner asks). Choosing (a click, or the
-    // arrow keys) only selects; "Check my answer" (or Enter) gives the feedback. A typed
-    // number is graded as rlkl grades an authored one: true when the answer rounds to it at
-    // the decimals written (at least the options' own).
-    form.querySelectorAll("noscript").forEach(function (n) { n.remove(); });
+    // choice (the <noscript> block readers without JavaScript open) is taken out of the
+    // page here and shown when the learner asks. Choosing (a click, or the arrow keys)
+    // only selects; "Check my answer" (or Enter) gives the feedback. A typed number is
+    // graded as rlkl grades an authored one: true when the answer rounds to it at the
+    // decimals written (at least the options' own).
+    var kept = document.createElement("template");
+    form.querySelectorAll("noscript").forEach(function (n) {
+      kept.innerHTML += n.textContent;  // with scripting on, its markup is plain text
+      n.remove();
+    });
     var answers = form.querySelector(".rlkl-answers");
     var feedback = form.querySelector(".rlkl-feedback");
     var typed = form.querySelector("input[name=rlkl-typed]");
     var told = null;
     function open() {
-      told = told || unseal(form.dataset.sealed);
+      if (told) return told;
+      var block = kept.content.querySelector(".rlkl-answers");
+      var key = kept.content.querySelector(".rlkl-why[data-key]");
+      told = { key: key ? key.dataset.index : null, value: parseFloat(block.dataset.value),
+               decimals: +block.dataset.decimals, block: block };
       return told;
     }
     function tell(chosen) {
-      if (!answers.firstChild) answers.innerHTML = open().html;
+      if (!answers.firstChild) {
+        open().block.querySelectorAll("summary").forEach(function (s) { s.remove(); });
+        while (told.block.firstChild) answers.appendChild(told.block.firstChild);
+      }
       var key = String(told.key);
       form.querySelectorAll(".rlkl-option").forEach(function (option) {
         var index = option.dataset.index;
