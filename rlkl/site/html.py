@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup, escape
 
+from rlkl.site.mathml import MathError, to_mathml
 from rlkl.site.records import Mark
 
 
@@ -32,9 +33,29 @@ _SUBSCRIPTED = re.compile(
 )
 
 
+_MARKED_MATH = re.compile(r"\\\((.+?)\\\)", re.DOTALL)  # \( … \): notation the author marks
+
+
 def prose(value: str) -> Markup:
-    """``value`` as escaped text with the subscripts of its symbols set as subscripts
-    (``π_ref`` → π<sub>ref</sub>); everything else exactly as :func:`text` gives it."""
+    """``value`` as escaped text: notation the author marks as ``\\( … \\)`` set as inline
+    MathML (through the same sanitiser as the equations; left as text when it cannot be),
+    the subscripts of symbols set as subscripts (``π_ref`` → π<sub>ref</sub>), everything
+    else exactly as :func:`text` gives it."""
+    parts: list[str] = []
+    at = 0
+    for match in _MARKED_MATH.finditer(value):
+        try:
+            math = to_mathml(match.group(1), "inline")
+        except MathError:
+            continue
+        parts.append(_subscripted(value[at : match.start()]))
+        parts.append(math)
+        at = match.end()
+    parts.append(_subscripted(value[at:]))
+    return Markup("".join(parts))
+
+
+def _subscripted(value: str) -> Markup:
     parts: list[str] = []
     at = 0
     for match in _SUBSCRIPTED.finditer(value):
@@ -51,13 +72,17 @@ def mark(item: Mark) -> Markup:
 
     The site's CSS shows ``data-detail`` on hover and on focus (generated content, which
     browsers also expose to assistive technology while it is shown); one copy per number
-    keeps a 1,000-lesson site small. A number a control moves carries its ``data-n``.
+    keeps a 1,000-lesson site small. A number a control moves carries its ``data-n``. A
+    keyboard stops at a number whose record says something (checked, exempt, failing), not
+    at an input: its record only repeats it, and its control is in "Change one variable".
     """
     moves = Markup(' data-n="{}"').format(item.n) if item.n is not None else ""
+    stop = "" if item.status == "input" else ' tabindex="0"'
     return Markup(
-        '<span class="rlkl-num rlkl-{status}" tabindex="0" data-status="{status}"{moves} '
+        '<span class="rlkl-num rlkl-{status}"{stop} data-status="{status}"{moves} '
         'data-detail="{detail}">{number}</span>'
-    ).format(status=item.status, moves=moves, detail=text(item.detail), number=text(item.text))
+    ).format(status=item.status, stop=Markup(stop), moves=moves, detail=text(item.detail),
+             number=text(item.text))
 
 
 def marked(value: str, marks: Sequence[Mark]) -> Markup:

@@ -92,14 +92,15 @@ def _cut(latex: str, at: Callable[[str, int], int], *, keep: bool) -> list[str]:
 
 
 @functools.lru_cache(maxsize=4096)
-def to_mathml(latex: str) -> Markup:
-    """``latex`` as a block ``<math>`` element; raises :class:`MathError` when it cannot.
-    Remembered by its text (a pure function of it): an equation a corpus writes again, and
-    every equation of a rebuild in ``rlkl site serve``, is converted once."""
+def to_mathml(latex: str, display: str = "block") -> Markup:
+    """``latex`` as a ``<math>`` element (``display`` block, or inline: notation an author
+    marks in prose); raises :class:`MathError` when it cannot. Remembered by its text (a
+    pure function of it): an equation a corpus writes again, and every equation of a
+    rebuild in ``rlkl site serve``, is converted once."""
     from latex2mathml.converter import convert
 
     try:
-        rendered = convert(latex, display="block")
+        rendered = convert(latex, display=display)
     except Exception as error:  # latex2mathml raises many types for malformed input
         raise MathError(f"LaTeX not understood ({type(error).__name__}: {error})") from None
     if "<!" in rendered or "<?" in rendered:

@@ -150,3 +150,19 @@ def test_an_equation_is_cut_where_it_may_wrap_and_nowhere_else() -> None:
     html = str(equation_html(r"a=b,\quad c"))
     assert html.count('class="rlkl-relation"') == 2 and html.count('class="rlkl-side"') == 3
     assert str(equation_html("x+1")).startswith("<math")  # nothing to cut: one block
+
+
+def test_notation_the_author_marks_is_inline_math_and_nothing_else() -> None:
+    r"""\( … \) in prose is set as inline MathML, through the equations' sanitiser: markup in
+    it is never published; notation the converter refuses stays text; around it the prose
+    is escaped as always. A marked number splits the notation, which then stays text."""
+    from rlkl.site.html import marked, prose
+
+    out = str(prose(r"the ratio \(\pi_\theta/\pi_{old}\) & <b>bold</b>"))
+    assert '<math display="inline"' in out and "<msub><mi>π</mi><mi>θ</mi></msub>" in out
+    assert "&amp; &lt;b&gt;bold&lt;/b&gt;" in out and "\\(" not in out
+    hostile = str(prose(r"\(\text{<script>alert(1)</script>}\)"))
+    assert "<script" not in hostile
+    assert str(prose(r"\(\frac{1}\)")).count("<math") <= 1  # refused or rendered, never raw
+    with_number = str(marked(r"\(x^2\) then \(1.4 r\)", [Mark(15, 18, "1.4", "verified", "d")]))
+    assert with_number.count("<math") == 1 and "\\(" in with_number  # the second stays text
