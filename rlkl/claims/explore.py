@@ -374,7 +374,7 @@ def plot(report: LessonReport, knobs: Sequence[Knob]) -> Plot | None:
         if other.name == spec.x or spec.y not in moved_by(other_input.base, lesson.outputs):
             continue
         for i, v in enumerate(other.values):
-            moved[(other.name, i)] = curve(lesson.at(other_input, Decimal(repr(v))))
+            moved[(other.name, i)] = curve(lesson.at(other_input, Decimal(repr(v)), needed))
     y0 = float(np.asarray(lesson.base[spec.y], dtype=np.float64).reshape(()))
     return Plot(spec.x, spec.y, spec.x_label or spec.x, spec.y_label or spec.y, xs,
                 curve(lesson.base), (knob.values[knob.at], y0), moved)
