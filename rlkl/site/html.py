@@ -41,6 +41,8 @@ def prose(value: str) -> Markup:
     MathML (through the same sanitiser as the equations; left as text when it cannot be),
     the subscripts of symbols set as subscripts (``π_ref`` → π<sub>ref</sub>), everything
     else exactly as :func:`text` gives it."""
+    if "\\(" not in value:  # the common case: no marked notation
+        return _subscripted(value)
     parts: list[str] = []
     at = 0
     for match in _MARKED_MATH.finditer(value):
@@ -56,12 +58,13 @@ def prose(value: str) -> Markup:
 
 
 def _subscripted(value: str) -> Markup:
+    if "_" not in value:  # the common case: no subscript to look for
+        return text(value)
     parts: list[str] = []
     at = 0
     for match in _SUBSCRIPTED.finditer(value):
         parts.append(text(value[at : match.start()]))
-        parts.append(Markup("{}<sub>{}</sub>").format(
-            text(match.group(1)), text(match.group(2) or match.group(3))))
+        parts.append(f"{text(match.group(1))}<sub>{text(match.group(2) or match.group(3))}</sub>")
         at = match.end()
     parts.append(text(value[at:]))
     return Markup("".join(parts))
@@ -76,13 +79,12 @@ def mark(item: Mark) -> Markup:
     keyboard stops at a number whose record says something (checked, exempt, failing), not
     at an input: its record only repeats it, and its control is in "Change one variable".
     """
-    moves = Markup(' data-n="{}"').format(item.n) if item.n is not None else ""
+    status = str(escape(item.status))
+    moves = f' data-n="{int(item.n)}"' if item.n is not None else ""
     stop = "" if item.status == "input" else ' tabindex="0"'
-    return Markup(
-        '<span class="rlkl-num rlkl-{status}"{stop} data-status="{status}"{moves} '
-        'data-detail="{detail}">{number}</span>'
-    ).format(status=item.status, stop=Markup(stop), moves=moves, detail=text(item.detail),
-             number=text(item.text))
+    # plain concatenation of escaped parts: Markup.format costs ~0.2 ms a number
+    return Markup(f'<span class="rlkl-num rlkl-{status}"{stop} data-status="{status}"{moves} '
+                  f'data-detail="{text(item.detail)}">{text(item.text)}</span>')
 
 
 def marked(value: str, marks: Sequence[Mark]) -> Markup:

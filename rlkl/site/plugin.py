@@ -82,6 +82,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.held: dict[str, tuple[str, ...]] = {}  # by page: its MathML and SVG (hold_back)
         self.binary: dict[str, bytes] = {}
         self.jobs = 1  # processes for the check: more only for a batch build, never in serve
+        self.cache: Cache | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """``mkdocs build`` may check a large corpus in one process per CPU."""
@@ -109,8 +110,8 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         if not content.is_dir():
             raise PluginError(f"rlkl: content folder {content} does not exist")
         folder = default_dir() if self.config.cache else None
-        check = check_site(content, jobs=self.jobs,
-                           cache=Cache(folder) if folder is not None else None, rules=rules)
+        cache = self.cache = Cache(folder) if folder is not None else None
+        check = check_site(content, jobs=self.jobs, cache=cache, rules=rules)
         if check.errors:
             raise BuildFailed(check.report)
         self.check = check
@@ -163,7 +164,8 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         if self.config.experiment:
             from rlkl.site.experiment import experiment_page
 
-            pages["experiment.md"], self.binary["experiment/plot.png"] = experiment_page()
+            pages["experiment.md"], self.binary["experiment/plot.png"] = experiment_page(
+                self.cache)
         return pages
 
     def _nav(self, nav: Any, check: SiteCheck) -> Any:
