@@ -45,8 +45,15 @@ KERNELS = {
     "dispatched": {k: v for k, v in os.environ.items() if k != "NPY_DISABLE_CPU_FEATURES"},
     "baseline": {**os.environ, "NPY_DISABLE_CPU_FEATURES": DISPATCHED},
 }
+BITS = {k: _python(_BITS, env) for k, env in KERNELS.items()} if DISPATCHED else {}
+"""The last bits of exp and log under each set: the tests below prove something only where
+they differ. They do not on every CPU: numpy's float64 exp/log have AVX-512 kernels, so on a
+CPU whose best level is AVX2 (X86_V3) both sets compute the same bits."""
 needs_two = pytest.mark.skipif(
-    not DISPATCHED, reason="numpy dispatches no SIMD level beyond its baseline on this CPU")
+    len(set(BITS.values())) < 2,
+    reason=f"numpy's dispatched kernels ({DISPATCHED or 'none'}) and its baseline compute the "
+    "same exp/log bits on this CPU; tests/portability/test_ulps.py moves every fixture float "
+    "as another machine's kernels would")
 
 
 def _rlkl(kernels: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -64,12 +71,6 @@ def _verdict(kernels: str, root: Path) -> tuple[int, dict[str, object]]:
     run = _rlkl(kernels, "check", str(root), "--no-cache", "--format", "json")
     report = json.loads(run.stdout)
     return run.returncode, {"diagnostics": report["diagnostics"], "summary": report["summary"]}
-
-
-@needs_two
-def test_the_two_kernel_sets_compute_different_last_bits() -> None:
-    """Else the tests below would prove nothing on this machine."""
-    assert _python(_BITS, KERNELS["dispatched"]) != _python(_BITS, KERNELS["baseline"])
 
 
 @needs_two
