@@ -215,12 +215,11 @@ class Cache:
 
     def put_if_unchanged(
         self, key: Key, lesson: Path, display: str, entry: LessonReport
-    ) -> None:
+    ) -> bool:
         """:meth:`put`, only if ``key`` (taken before the lesson's files were read for the
         work that gave ``entry``) is still their key: a lesson edited meanwhile is never
-        cached under a key its result does not belong to."""
-        if self.key(lesson, display).content == key.content:
-            self.put(key, entry)
+        cached under a key its result does not belong to. True when ``entry`` was stored."""
+        return self.key(lesson, display).content == key.content and self.put(key, entry)
 
     def _read(self, name: str) -> dict[str, Any] | None:
         """The data of the entry file ``name``, None when it is missing or damaged."""
@@ -230,14 +229,14 @@ class Cache:
             return None
         return data if isinstance(data, dict) and isinstance(data.get("key"), str) else None
 
-    def put(self, key: Key, entry: LessonReport) -> None:
+    def put(self, key: Key, entry: LessonReport) -> bool:
         """Store the report ``entry`` for ``key`` (only a finished lesson's, with its facts
         and rows): its rows first, then its summary, so a summary is never read with the
-        rows of another key."""
+        rows of another key. True when both were written."""
         if entry.facts is None or entry.failed or entry.summary:
-            return
-        if self._write(f"{key.name}.rows", {"key": key.content, **entry.rows_json()}):
-            self._write(key.name, self._summary(key, entry))
+            return False
+        return (self._write(f"{key.name}.rows", {"key": key.content, **entry.rows_json()})
+                and self._write(key.name, self._summary(key, entry)))
 
     def derived(self, kind: str, content: str) -> Any:
         """What :meth:`put_derived` stored for ``content`` (a hash of everything the data

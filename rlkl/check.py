@@ -112,12 +112,18 @@ class CheckResult:
     reports: list[LessonReport] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     cached: int = 0  # lessons the cache answered for (not checked again)
+    keys: dict[str, str] = field(default_factory=dict)
+    """By report path: the cache key its report is stored under (what a consumer keys the
+    records it computes from the report by); a lesson not in the cache has none."""
 
-    def add(self, report: LessonReport, *, cached: bool = False) -> None:
-        """One lesson's report (checked here, by a worker or answered by the cache)."""
+    def add(self, report: LessonReport, *, cached: bool = False, key: str = "") -> None:
+        """One lesson's report (checked here, by a worker or answered by the cache), and
+        the cache key it is stored under ("": none)."""
         self.reports.append(report)
         self.diagnostics.extend(report.diagnostics)
         self.cached += cached
+        if key:
+            self.keys[report.path] = key
 
     @property
     def failed(self) -> int:
@@ -309,6 +315,7 @@ class Worked(Generic[T]):
     checked: str = ""
     done: T | None = None
     cached: bool = False  # the cache answered for the lesson: it was not worked on
+    key: str = ""  # the cache key the report is stored under ("": none, or not stored)
 
 
 def checked(file: LessonFile) -> Worked[None] | None:
@@ -346,7 +353,7 @@ def work_lessons(
         key, hit = cache.lookup(path, display_path(path)) if cache else (None, None)
         reused = reuse(path, hit) if hit is not None else None
         if reused is not None:
-            answered[path] = replace(reused, cached=True)
+            answered[path] = replace(reused, cached=True, key=key.content if key else "")
             continue
         keys[path] = key
         if key is not None and not (pool_only and jobs <= 1):
@@ -357,10 +364,11 @@ def work_lessons(
     for path, one in zip(missed, map_paths(work, missed, jobs), strict=True):
         if one is None:  # not a valid lesson there: validated and reported by the caller
             continue
-        answered[path] = one
         key = keys[path]
-        if cache is not None and key is not None and one.checked == texts.get(path):
-            cache.put_if_unchanged(key, path, display_path(path), one.report)
+        if cache is not None and key is not None and one.checked == texts.get(path) \
+                and cache.put_if_unchanged(key, path, display_path(path), one.report):
+            one = replace(one, key=key.content)
+        answered[path] = one
     return answered, keys
 
 
@@ -393,15 +401,15 @@ def check_paths(
     for file in validation.files:
         one = answered.get(file.path)
         if one is not None:
-            result.add(one.report, cached=one.cached)
+            result.add(one.report, cached=one.cached, key=one.key)
             continue
         report = check_lesson(file)
         if report is None:
             continue
-        result.add(report)
         key = keys.get(file.path) if file.facts is not None else None
-        if cache is not None and key is not None:
-            cache.put_if_unchanged(key, file.path, file.display, report)
+        stored = cache is not None and key is not None \
+            and cache.put_if_unchanged(key, file.path, file.display, report)
+        result.add(report, key=key.content if stored and key is not None else "")
     result.diagnostics.sort(key=lambda d: (d.file, d.line, d.column, d.code))
     return result.select(rules)
 

@@ -154,6 +154,12 @@ def quiz_order(lesson_id: str, count: int) -> list[int]:
     return sorted(range(count),
                   key=lambda i: hashlib.sha256(f"{lesson_id}\0{i}".encode()).digest())
 
+def page_title(name: str) -> str:
+    """A page's title as its front matter writes it: escaped text, as a JSON string (which
+    YAML reads as the same string)."""
+    return json.dumps(str(text(name)), ensure_ascii=True)
+
+
 def lesson_markdown(
     record: LessonRecord,
     *,
@@ -216,8 +222,7 @@ def lesson_markdown(
     if lesson.prerequisites or lesson.related:
         add("continue", "Continue this topic", macro("continue_topic")(groups))
 
-    title = json.dumps(str(text(lesson.name)), ensure_ascii=True)
-    parts = [f"---\ntitle: {title}\n---\n",
+    parts = [f"---\ntitle: {page_title(lesson.name)}\n---\n",
              blocks.add(macro("header")(lesson, p, record, core, report_url))]
     for anchor, heading, placeholder in sections:
         parts.append(f"## {heading} {{#{anchor}}}\n{placeholder}")

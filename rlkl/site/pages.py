@@ -15,7 +15,7 @@ from typing import Any
 from markupsafe import escape
 
 from rlkl.site.lesson import Blocks, Link, macros
-from rlkl.site.records import ClaimRow, ExemptRow, LessonRecord, SiteCheck
+from rlkl.site.records import ClaimRow, ExemptRow, LessonEntry, SiteCheck
 
 OTHER = "other"
 
@@ -29,18 +29,18 @@ class Branch:
     anchor: str
 
 
-def branch_of(record: LessonRecord) -> Branch:
+def branch_of(record: LessonEntry) -> Branch:
     """The lesson's branch (``other`` when it names none), titled from its slug."""
     slug = record.lesson.branch or OTHER
     title = slug.replace("-", " ").capitalize()
     return Branch(slug, title, "branch-" + slug)
 
 
-def subbranch_of(record: LessonRecord) -> str:
+def subbranch_of(record: LessonEntry) -> str:
     return record.lesson.subbranch or "General"
 
 
-def grouped(check: SiteCheck) -> list[tuple[Branch, list[tuple[str, list[LessonRecord]]]]]:
+def grouped(check: SiteCheck) -> list[tuple[Branch, list[tuple[str, list[LessonEntry]]]]]:
     """The checked lessons by branch, then sub-branch, in learning order: one order for the
     catalog, the navigation and the home page.
 
@@ -49,10 +49,10 @@ def grouped(check: SiteCheck) -> list[tuple[Branch, list[tuple[str, list[LessonR
     lesson does, and a lesson the catalog does not list comes after the listed ones, by name."""
     place = {entry.id: index for index, entry in enumerate(check.catalog)}
 
-    def key(record: LessonRecord) -> tuple[int, str]:
+    def key(record: LessonEntry) -> tuple[int, str]:
         return place.get(record.lesson.id, len(place)), record.lesson.name.casefold()
 
-    tree: dict[Branch, dict[str, list[LessonRecord]]] = {}
+    tree: dict[Branch, dict[str, list[LessonEntry]]] = {}
     for record in sorted(check.lessons, key=key):
         tree.setdefault(branch_of(record), {}).setdefault(subbranch_of(record), []).append(record)
     return [(branch, list(subs.items())) for branch, subs in tree.items()]  # insertion order
@@ -63,20 +63,10 @@ LEARNING_PATH = "<!-- rlkl:learning-path -->"
 learning order."""
 
 
-def explorable(record: LessonRecord) -> str:
-    """What a learner can change on a lesson's page, as the lesson lists say it."""
-    shown = record.explorable
-    if shown is None:
-        return ""
-    count = len(shown.controls)
-    return (f"explorable: {count} input{'s' * (count != 1)}"
-            + (" and a plot" if shown.chart is not None else ""))
-
-
-def _link(record: LessonRecord, url: Callable[[str], str], summaries: dict[str, str]) -> Link:
+def _link(record: LessonEntry, url: Callable[[str], str], summaries: dict[str, str]) -> Link:
     return Link(record.lesson.name, url(f"lessons/{record.lesson.id}.md"),
                 summaries.get(record.lesson.id) or record.lesson.tagline or "",
-                explorable(record))
+                record.explorable)
 
 
 def learning_path(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:

@@ -31,7 +31,17 @@ from rlkl.extensions import ExtensionError, activate
 from rlkl.pool import cpu_jobs
 from rlkl.resources import schema_dir
 from rlkl.rules import SelectorError
-from rlkl.site.lesson import Link, fill, hold_back, lesson_markdown, put_back
+from rlkl.site.kept import (
+    TEMPLATE,
+    Kept,
+    context_key,
+    keep_page,
+    kept_markdown,
+    kept_page,
+    page_key,
+    search_entries,
+)
+from rlkl.site.lesson import Link, fill, hold_back, lesson_markdown, page_title, put_back
 from rlkl.site.pages import (
     LEARNING_PATH,
     catalog_markdown,
@@ -83,6 +93,10 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.binary: dict[str, bytes] = {}
         self.jobs = 1  # processes for the check: more only for a batch build, never in serve
         self.cache: Cache | None = None
+        self.kept: dict[str, Kept] = {}  # by page: what an earlier build rendered of it
+        self.keys: dict[str, str] = {}  # by lesson page rendered now: the key it is kept by
+        self.search: list[dict[str, Any]] | None = None  # the search index's entries
+        self.indexed = 0  # how many of them the pages written so far gave
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """``mkdocs build`` may check a large corpus in one process per CPU."""
@@ -119,11 +133,17 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             config.extra_css.append(STYLE)
         if SCRIPT not in map(str, config.extra_javascript):
             config.extra_javascript.append(SCRIPT)
-        self.pages = self._render(check, bool(config.use_directory_urls))
         config.nav = self._nav(config.nav, check)
+        self.kept, self.keys = {}, {}
+        self.search = search_entries(config) if cache is not None else None
+        context = context_key(config) if self.search is not None else ""
+        self.pages = self._render(check, bool(config.use_directory_urls), context)
         return config
 
-    def _render(self, check: SiteCheck, directory_urls: bool) -> dict[str, str]:
+    def _render(self, check: SiteCheck, directory_urls: bool, context: str) -> dict[str, str]:
+        """Every generated page's Markdown. A lesson page an earlier build rendered in this
+        same ``context`` (:mod:`rlkl.site.kept`; "" keeps none) is not made again: its
+        Markdown only names the empty template its kept HTML is written through."""
         from rlkl.diagnostics import Severity
         from rlkl.render import render
 
@@ -134,11 +154,11 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         planned = {c.id: Link(c.title, None, c.summary) for c in check.catalog}
         published = {r.lesson.id: r.lesson for r in check.lessons}
         pages: dict[str, str] = {}
-        problems = []
-        for record in check.lessons:
-            uri = f"lessons/{record.lesson.id}.md"
+        made: list[tuple[str, str, dict[str, Link]]] = []  # lesson id, page, its links
+        for entry in check.lessons:
+            uri = f"lessons/{entry.lesson.id}.md"
             page_links: dict[str, Link] = {}
-            for other_id in [*record.lesson.prerequisites, *record.lesson.related]:
+            for other_id in [*entry.lesson.prerequisites, *entry.lesson.related]:
                 other = published.get(other_id)
                 if other is None:
                     page_links[other_id] = planned.get(other_id, Link(other_id, None))
@@ -148,8 +168,22 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
                         url_from(uri)(f"lessons/{other_id}.md"),
                         summaries.get(other_id) or other.tagline or "",
                     )
+            if context and entry.key and self.cache is not None:
+                key = page_key(context, entry.key, uri,
+                               [(i, *vars(link).values()) for i, link in page_links.items()])
+                kept = kept_page(self.cache, key)
+                if kept is not None:
+                    self.kept[uri] = kept
+                    pages[uri] = kept_markdown(page_title(entry.lesson.name))
+                    continue
+                self.keys[uri] = key
+            pages[uri] = ""  # made below, in this place: the pages' order is the files'
+            made.append((entry.lesson.id, uri, page_links))
+        records = check.records([lesson_id for lesson_id, _, _ in made])
+        problems = []
+        for lesson_id, uri, page_links in made:
             pages[uri], self.blocks[uri], found = lesson_markdown(
-                record, links=page_links, url=url_from(uri), core=check.core_version
+                records[lesson_id], links=page_links, url=url_from(uri), core=check.core_version
             )
             problems.extend(found)
         if problems:
@@ -217,9 +251,23 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.blocks[uri] = blocks  # a hand-written page: these are its only blocks
         return markdown.replace(LEARNING_PATH, placeholder, 1)
 
+    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
+        """The empty template kept pages are written through (:data:`rlkl.site.kept.
+        TEMPLATE`), and the search index's count of entries before the first page."""
+        if self.kept:
+            from jinja2 import ChoiceLoader, DictLoader
+
+            env.loader = ChoiceLoader([DictLoader({TEMPLATE: ""}), env.loader])
+        self.indexed = len(self.search) if self.search is not None else 0
+        return env
+
     def on_page_content(
         self, html: str, /, *, page: Any, config: MkDocsConfig, files: Files
     ) -> str:
+        kept = self.kept.get(page.file.src_uri)
+        if kept is not None:  # its anchors, for the links other pages make to them
+            page.present_anchor_ids = set(kept.anchors)
+            return html
         blocks = self.blocks.get(page.file.src_uri)
         content, self.held[page.file.src_uri] = hold_back(fill(html, blocks) if blocks else html)
         return content
@@ -233,7 +281,22 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         but reads like markup; the title is kept exactly as escaped, so a page's source never
         shows lesson text unescaped.
         """
-        output = put_back(output, self.held.pop(page.file.src_uri, ()))
+        uri = page.file.src_uri
+        kept = self.kept.pop(uri, None)
+        if kept is not None:  # written as an earlier build wrote it, its entries indexed
+            if self.search is not None:
+                self.search.extend(dict(e) for e in kept.search)
+                self.indexed = len(self.search)
+            return kept.html
+        output = self._minified(put_back(output, self.held.pop(uri, ())))
+        entries = self.search[self.indexed:] if self.search is not None else []
+        self.indexed += len(entries)
+        key = self.keys.pop(uri, None)
+        if key is not None and self.cache is not None:
+            keep_page(self.cache, key, output, sorted(page.present_anchor_ids or ()), entries)
+        return output
+
+    def _minified(self, output: str) -> str:
         if not self.config.minify:
             return output
         import minify_html

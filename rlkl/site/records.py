@@ -15,12 +15,12 @@ import ast
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rlkl.cache import Cache, report_fingerprint
-from rlkl.check import check_paths
+from rlkl.check import check_lesson, check_paths
 from rlkl.claims.evaluation.expr import PROSE_OPERATORS
 from rlkl.claims.explore import Knob, Plot, explored, read_explored
 from rlkl.claims.prose.fields import prose_strings
@@ -153,6 +153,20 @@ class LessonRecord:
 
 
 @dataclass(frozen=True)
+class LessonEntry:
+    """A checked lesson as the catalog, the navigation and the verification report list it:
+    its model, where it came from, what a learner can change on its page (``explorable:
+    2 inputs and a plot``; "" when nothing) and the cache key of its report ("" when it is
+    not cached), which what is made from the report is keyed by. Its page's own records are
+    :meth:`SiteCheck.records`."""
+
+    lesson: Lesson
+    source: str
+    explorable: str
+    key: str = ""
+
+
+@dataclass(frozen=True)
 class CatalogItem:
     """One catalog entry (published or planned)."""
 
@@ -166,7 +180,7 @@ class CatalogItem:
 class SiteCheck:
     """Everything the site needs from one check of the content folder."""
 
-    lessons: tuple[LessonRecord, ...]
+    lessons: tuple[LessonEntry, ...]
     catalog: tuple[CatalogItem, ...]
     claims: tuple[ClaimRow, ...]
     exempt: tuple[ExemptRow, ...]
@@ -174,6 +188,14 @@ class SiteCheck:
     summary: Mapping[str, int]
     errors: int
     report: str  # the located diagnostics, as ``rlkl check`` prints them (text format)
+    pages: _Pages | None = field(default=None, compare=False, repr=False)
+
+    def records(self, ids: Sequence[str] | None = None) -> dict[str, LessonRecord]:
+        """The page records of the lessons ``ids`` (None: every lesson), by id: made when
+        asked (a page the site has kept from an earlier build needs none), the explorable
+        examples of those missing across the check's processes."""
+        wanted = [e.lesson.id for e in self.lessons] if ids is None else list(ids)
+        return self.pages.records(wanted) if self.pages is not None else {}
 
 
 def _precision(decimals: int) -> str:
@@ -531,25 +553,113 @@ def _catalog(content: Path) -> tuple[CatalogItem, ...]:
     )
 
 
+def explorable_summary(explorable: Explorable | None) -> str:
+    """What a learner can change on a lesson's page, as the lesson lists say it."""
+    if explorable is None:
+        return ""
+    count = len(explorable.controls)
+    return (f"explorable: {count} input{'s' * (count != 1)}"
+            + (" and a plot" if explorable.chart is not None else ""))
+
+
+LISTED = "site-lesson"
+"""The cache kind of what the catalog and the report list of a lesson (:func:`_listed`)."""
+
+
+def _listed(record: LessonRecord, rows: Sequence[ClaimRow], exempt: Sequence[ExemptRow]
+            ) -> dict[str, Any]:
+    return {"explorable": explorable_summary(record.explorable),
+            "claims": [list(vars(r).values()) for r in rows],
+            "exempt": [list(vars(r).values()) for r in exempt]}
+
+
+def _read_listed(data: Any) -> tuple[str, list[ClaimRow], list[ExemptRow]] | None:
+    """:func:`_listed`'s entry read back; None when it is damaged (a miss)."""
+    try:
+        rows = [ClaimRow(*r) for r in data["claims"]]
+        exempt = [ExemptRow(*r) for r in data["exempt"]]
+        explorable = data["explorable"]
+    except (KeyError, TypeError):
+        return None
+    return (explorable, rows, exempt) if isinstance(explorable, str) else None
+
+
+class _Pages:
+    """What makes a lesson's page records when the site asks (:meth:`SiteCheck.records`):
+    its report (a summary from the cache is read again with its rows), its validated file
+    and the check's cache and processes."""
+
+    def __init__(self, reports: Mapping[str, LessonReport], files: Mapping[str, LessonFile],
+                 cache: Cache | None, jobs: int) -> None:
+        self.reports, self.files, self.cache, self.jobs = reports, files, cache, jobs
+        self.made: dict[str, tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]] = {}
+
+    def _whole(self, report: LessonReport) -> LessonReport:
+        """The report with its rows: a summary's entry read with them, or (when that entry
+        is gone) the lesson checked again."""
+        if not report.summary:
+            return report
+        if self.cache is not None:
+            hit = Cache(self.cache.folder).lookup(Path(report.path), report.display)[1]
+            if hit is not None and not hit.summary:
+                return hit
+        again = check_lesson(self.files[report.path])
+        assert again is not None  # a lesson with a report is a valid lesson
+        return again
+
+    def make(self, ids: Sequence[str]
+             ) -> dict[str, tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]]:
+        """The records of ``ids`` (made once each)."""
+        todo = [i for i in dict.fromkeys(ids) if i not in self.made]
+        reports = [self._whole(self.reports[i]) for i in todo]
+        for lesson_id, report, explored_ in zip(
+                todo, reports, _explorations(reports, self.cache, self.jobs), strict=True):
+            self.made[lesson_id] = _lesson_record(report, self.files[report.path], explored_)
+        return {i: self.made[i] for i in ids}
+
+    def records(self, ids: Sequence[str]) -> dict[str, LessonRecord]:
+        return {i: made[0] for i, made in self.make(ids).items()}
+
+
 def check_site(
     content: Path, *, jobs: int = 1, cache: Cache | None = None, rules: Rules | None = None
 ) -> SiteCheck:
     """Run ``rlkl check`` on ``content`` once (with its ``cache``, ``jobs`` and the project's
     ``rules``) and convert each lesson's :class:`~rlkl.claims.report.LessonReport` for the
-    site."""
-    result = check_paths([content], jobs=jobs, cache=cache, rules=rules)
+    site: what the catalog and the report list of it (from the cache when its report is
+    unchanged), and its page records when they are asked for (:meth:`SiteCheck.records`)."""
+    summaries = Cache(cache.folder, rows=False) if cache is not None else None
+    result = check_paths([content], jobs=jobs, cache=summaries, rules=rules)
     files = {str(f.path): f for f in result.validation.files}
-    lessons, claims, exempt = [], [], []
     finished = [r for r in result.reports if not r.failed]  # an RLKL901 stops the build
-    for report, explored_ in zip(finished, _explorations(finished, cache, jobs), strict=True):
-        record, rows, exempt_rows = _lesson_record(report, files[report.path], explored_)
-        lessons.append(record)
+    reports = {files[r.path].lesson.id: r for r in finished}  # type: ignore[union-attr]
+    pages = _Pages(reports, files, cache, jobs)
+    listed: dict[str, tuple[str, list[ClaimRow], list[ExemptRow]]] = {}
+    for lesson_id, report in reports.items():
+        key = result.keys.get(report.path, "")
+        kept = cache.derived(LISTED, key) if cache is not None and key else None
+        one = _read_listed(kept) if kept is not None else None
+        if one is not None:
+            listed[lesson_id] = one
+    made = pages.make([i for i in reports if i not in listed])
+    for lesson_id, (record, rows, exempt_rows) in made.items():
+        listed[lesson_id] = (explorable_summary(record.explorable), rows, exempt_rows)
+        key = result.keys.get(reports[lesson_id].path, "")
+        if cache is not None and key:
+            cache.put_derived(LISTED, key, _listed(record, rows, exempt_rows))
+    entries, claims, exempt = [], [], []
+    for lesson_id, report in reports.items():
+        explorable, rows, exempt_rows = listed[lesson_id]
+        lesson = files[report.path].lesson
+        assert lesson is not None
+        entries.append(LessonEntry(lesson, report.display, explorable,
+                                   result.keys.get(report.path, "")))
         claims.extend(rows)
         exempt.extend(exempt_rows)
     summary = result.summary()
     errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     return SiteCheck(
-        tuple(sorted(lessons, key=lambda r: r.lesson.id)),
+        tuple(sorted(entries, key=lambda r: r.lesson.id)),
         _catalog(content),
         tuple(claims),
         tuple(exempt),
@@ -557,4 +667,5 @@ def check_site(
         summary,
         errors,
         render(result.diagnostics, summary, "text"),
+        pages,
     )

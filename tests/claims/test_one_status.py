@@ -54,7 +54,7 @@ def _claims_rows(folder: Path, cached: bool, jobs: int) -> Rows:
 
 def _site_rows(content: Path, cache: Path | None, jobs: int) -> Rows:
     site = check_site(content, jobs=jobs, cache=Cache(cache) if cache else None)
-    [record] = site.lessons
+    [record] = site.records().values()
     return {pointer: [(m.start, m.text, m.status) for m in marks]
             for pointer, marks in record.marks.items()}
 

@@ -30,7 +30,7 @@ def check():  # type: ignore[no-untyped-def]
 
 
 def test_one_page_per_lesson_with_every_number_marked_as_the_check_says(site, check) -> None:
-    for record in check.lessons:
+    for record in check.records().values():
         html = page(site, f"lessons/{record.lesson.id}")
         spans = [a for a in html.all("span") if "rlkl-num" in (a.get("class") or "")]
         expected = [m for marks in record.marks.values() for m in marks]
@@ -44,7 +44,7 @@ def test_one_page_per_lesson_with_every_number_marked_as_the_check_says(site, ch
 
 
 def test_exempt_numbers_show_their_reason(site, check) -> None:
-    for record in check.lessons:
+    for record in check.records().values():
         html = page(site, f"lessons/{record.lesson.id}")
         exempt = [a for a in html.all("span") if a.get("data-status") == "exempt"]
         reasons = {m.detail for ms in record.marks.values() for m in ms if m.status == "exempt"}
@@ -55,7 +55,7 @@ def test_exempt_numbers_show_their_reason(site, check) -> None:
 def test_equations_are_mathml_and_no_tex_is_visible(site, check) -> None:
     from rlkl.site.mathml import relations, sides
 
-    for record in check.lessons:
+    for record in check.records().values():
         html = page(site, f"lessons/{record.lesson.id}")
         pieces = sum(len(sides(part)) for s in record.lesson.science
                      for part in relations(s.equation))  # one <math> per relation side
@@ -69,7 +69,7 @@ def test_the_search_index_holds_each_lessons_sections(site, check) -> None:
     """The index reads a page's content with its MathML and SVG held back: each lesson is
     still indexed section by section, with its text."""
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    for record in check.lessons:
+    for record in check.records().values():
         docs = [d for d in index["docs"]
                 if d["location"].startswith(f"lessons/{record.lesson.id}/")]
         assert len(docs) > 5
@@ -89,7 +89,7 @@ def test_every_lesson_page_has_its_controls_and_plot(site, check) -> None:
     """Each page with bindings has a range control per explorable input, disabled until the
     page's script runs (the prose shows the lesson's own values), and the data it reads;
     and every page has its plot."""
-    for record in check.lessons:
+    for record in check.records().values():
         html = page(site, f"lessons/{record.lesson.id}")
         sliders = [a for a in html.all("input") if a.get("type") == "range"]
         assert record.explorable is not None and sliders, record.lesson.id
@@ -120,7 +120,7 @@ def test_catalog_and_navigation_grouped_by_branch_and_sub_branch(site, check) ->
     branches = {r.lesson.branch for r in check.lessons}
     assert {f"branch-{b}" for b in branches} <= set(headings)
     nav = (site / "lessons/ppo-clipped-objective/index.html").read_text("utf-8")
-    for record in check.lessons:
+    for record in check.records().values():
         assert (record.lesson.subbranch or "General") in nav
 
 
@@ -205,7 +205,7 @@ def test_a_claims_status_is_its_change_record_as_rlkl_check_judges_it(tmp_path: 
     assert truth[lesson, drifted["id"]] == "drift" and truth[lesson, stale["id"]] == "stale"
     assert {(r.lesson, r.claim): r.status for r in site.claims} == truth
     assert site.errors > 0 and "RLKL504" in site.report
-    record = next(r for r in site.lessons if r.lesson.id == lesson)
+    record = site.records([lesson])[lesson]
     marks = {(pointer, m.start): m for pointer, ms in record.marks.items() for m in ms}
     assert marks[(drifted["pointer"], drifted["span"][0])].status == "drift"
     assert marks[(stale["pointer"], stale["span"][0])].status == "stale"
@@ -242,7 +242,7 @@ def test_each_lesson_designs_its_own_experiment_and_only_ppo_links_the_matched_b
 ) -> None:
     from rlkl.site.experiment import LESSONS
 
-    for record in check.lessons:
+    for record in check.records().values():
         lesson = record.lesson
         html = page(site, f"lessons/{lesson.id}")
         linked = "The matched-budget experiment and how to rerun it" in html.visible
@@ -258,7 +258,7 @@ def test_each_lesson_designs_its_own_experiment_and_only_ppo_links_the_matched_b
 
 
 def test_each_lesson_shows_the_python_that_recomputes_its_numbers(site, check) -> None:
-    for record in check.lessons:
+    for record in check.records().values():
         html = page(site, f"lessons/{record.lesson.id}")
         codes = [c for c in html.all("code") if "language-python" in (c.get("class") or "")]
         assert len(codes) == 2 and record.script, record.lesson.id  # the script, the function
@@ -395,7 +395,8 @@ def test_a_rebuild_reads_the_explorable_examples_from_the_cache(
     monkeypatch.setattr(records, "explored", spy)
     again = check_site(content, cache=cache)
     assert computed == []
-    assert [r.explorable for r in again.lessons] == [r.explorable for r in first.lessons]
+    assert again.lessons == first.lessons
+    assert again.records() == first.records() and computed == []
     lesson = content / "ppo-clipped-objective" / "lesson.json"
     text = lesson.read_text("utf-8")
     assert '"engineeringExample": "' in text
@@ -412,13 +413,13 @@ def test_each_lesson_shows_the_core_function_behind_its_numbers(site, check) -> 
 
     from rlkl import core
 
-    for record in check.lessons:
+    for record in check.records().values():
         assert record.core is not None, record.lesson.id
         name, source = record.core
         assert source == inspect.getsource(getattr(core, name)), name
         html = (site / "lessons" / record.lesson.id / "index.html").read_text("utf-8")
         assert f"def {name}(" in html and "rlkl.core function behind these numbers" in html
-    ppo = next(r for r in check.lessons if r.lesson.id == "ppo-clipped-objective")
+    ppo = check.records(["ppo-clipped-objective"])["ppo-clipped-objective"]
     assert ppo.core is not None and ppo.core[0] == "ppo_clip_objective"
 
 
@@ -427,7 +428,7 @@ def test_pinned_constants_are_checked_but_not_marked(check) -> None:
     left as plain text; every other number of the prose carries its mark."""
     reports = {r.id: r for r in check_paths([CONTENT]).reports}
     unmarked_total = 0
-    for record in check.lessons:
+    for record in check.records().values():
         report = reports[record.lesson.id]
         fixed = {f"input {r.name}" for r in report.explore if r.fixed}
         marked = {(p, m.start) for p, ms in record.marks.items() for m in ms}
