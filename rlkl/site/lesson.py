@@ -74,21 +74,29 @@ def fill(html: str, blocks: Sequence[str]) -> str:
     return _FILLED.sub(lambda m: blocks[int(m.group(1))], html)
 
 
-_HELD = re.compile(r"<math\b.*?</math>|<svg\b.*?</svg>", re.DOTALL)  # rlkl writes both whole
+_HELD = re.compile(  # rlkl writes each whole; a number's text has no markup
+    r"<math\b.*?</math>|<svg\b.*?</svg>|(<span class=\"rlkl-num[^>]*>)([^<]*)(</span>)",
+    re.DOTALL)
 _HELD_TOKEN = re.compile(r"<!--rlkl-held-(\d+)-->")
 
 
 def hold_back(html: str) -> tuple[str, tuple[str, ...]]:
     """``html`` with its MathML and SVG held back, a comment standing for each, and what
-    was held. What reads a page's content before it is written (the search index) then
-    skips them: MathML is two fifths of a lesson page's elements and nothing to search for,
-    and parsing it was the most of the index's time. (Lesson text is escaped, so only the
-    markup rlkl writes holds ``<math`` or ``<svg``.)"""
+    was held; of each marked number, its tags (its text stays). What reads a page's content
+    before it is written (the search index) then skips them: MathML is two fifths of a
+    lesson page's elements and nothing to search for, a number's record is a tenth of its
+    bytes, and parsing them was most of the index's time. (Lesson text is escaped, so only
+    the markup rlkl writes holds ``<math``, ``<svg`` or ``<span``.)"""
     held: list[str] = []
 
-    def keep(match: re.Match[str]) -> str:
-        held.append(match.group(0))
+    def token(markup: str) -> str:
+        held.append(markup)
         return f"<!--rlkl-held-{len(held) - 1}-->"
+
+    def keep(match: re.Match[str]) -> str:
+        if match.group(1) is None:
+            return token(match.group(0))
+        return token(match.group(1)) + match.group(2) + token(match.group(3))
 
     return _HELD.sub(keep, html), tuple(held)
 
