@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -53,20 +53,25 @@ class Kept:
     search: tuple[dict[str, Any], ...]
 
 
-def search_entries(config: Any) -> list[dict[str, Any]] | None:
-    """The entries the site's search plugin (mkdocs-material's) is building, [] without a
-    search plugin; None when pages cannot be kept: another plugin, or a search index of
-    another kind."""
-    if not set(config.plugins) <= PLUGINS:
-        return None
-    search = next((config.plugins[n] for n in ("search", "material/search")
-                   if n in config.plugins), None)
-    if search is None:
-        return []
-    if not type(search).__module__.startswith("material.plugins.search"):
-        return None
+def _search(config: Any) -> Any:
+    return next((config.plugins[n] for n in ("search", "material/search")
+                 if n in config.plugins), None)
+
+
+def keepable(config: Any) -> bool:
+    """Whether the site's pages can be kept: its plugins are rlkl's and mkdocs-material's
+    search index, or rlkl's alone (another plugin may add what no key here covers)."""
+    search = _search(config)
+    return set(config.plugins) <= PLUGINS and (
+        search is None or type(search).__module__.startswith("material.plugins.search"))
+
+
+def search_entries(config: Any) -> list[dict[str, Any]]:
+    """The entries the site's search index is building ([] without one): asked for once
+    every plugin's ``on_config`` has run, since the index makes them there."""
+    search = _search(config)
     entries = getattr(getattr(search, "search_index", None), "entries", None)
-    return entries if isinstance(entries, list) else None
+    return entries if isinstance(entries, list) else []
 
 
 def _stable(value: Any) -> Any:
@@ -156,11 +161,10 @@ def kept_page(cache: Cache, key: str) -> Kept | None:
     return Kept(html, tuple(anchors), tuple(search))
 
 
-def keep_page(cache: Cache, key: str, html: str, anchors: Sequence[str],
-              search: Sequence[Mapping[str, Any]]) -> None:
+def keep_page(cache: Cache, key: str, page: Kept) -> None:
     """Keep a page as this build wrote it, for the next build with the same ``key``."""
-    cache.put_derived(KIND, key, {"html": html, "anchors": sorted(anchors),
-                                  "search": [dict(e) for e in search]})
+    cache.put_derived(KIND, key, {"html": page.html, "anchors": sorted(page.anchors),
+                                  "search": [dict(e) for e in page.search]})
 
 
 def kept_markdown(title: str) -> str:

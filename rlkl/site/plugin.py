@@ -5,12 +5,14 @@ stops the build with the located diagnostics when anything is wrong, so nothing 
 published; it also groups the navigation by branch and sub-branch under the entry whose page
 is ``lessons/index.md``. ``on_files`` adds the generated pages: the catalog, one page per
 lesson, the verification report, the experiment, the authoring guide, and the CLI and schema
-references. ``rlkl site build|serve`` are thin wrappers; ``mkdocs build -f site/mkdocs.yml``
-works the same.
+references. A lesson page an earlier build rendered in the same site is written as it was kept
+(:mod:`rlkl.site.kept`). ``rlkl site build|serve`` are thin wrappers; ``mkdocs build -f
+site/mkdocs.yml`` works the same.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,7 @@ from rlkl.site.kept import (
     Kept,
     context_key,
     keep_page,
+    keepable,
     kept_markdown,
     kept_page,
     page_key,
@@ -97,6 +100,8 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.keys: dict[str, str] = {}  # by lesson page rendered now: the key it is kept by
         self.search: list[dict[str, Any]] | None = None  # the search index's entries
         self.indexed = 0  # how many of them the pages written so far gave
+        self.pending: list[tuple[str, Kept]] = []  # pages to keep once the build is done
+        self.warned = _Warnings()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """``mkdocs build`` may check a large corpus in one process per CPU."""
@@ -135,8 +140,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             config.extra_javascript.append(SCRIPT)
         config.nav = self._nav(config.nav, check)
         self.kept, self.keys = {}, {}
-        self.search = search_entries(config) if cache is not None else None
-        context = context_key(config) if self.search is not None else ""
+        context = context_key(config) if cache is not None and keepable(config) else ""
         self.pages = self._render(check, bool(config.use_directory_urls), context)
         return config
 
@@ -258,6 +262,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             from jinja2 import ChoiceLoader, DictLoader
 
             env.loader = ChoiceLoader([DictLoader({TEMPLATE: ""}), env.loader])
+        self.search = search_entries(config) if self.cache is not None else None
         self.indexed = len(self.search) if self.search is not None else 0
         return env
 
@@ -273,17 +278,13 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         return content
 
     def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
-        """The page with its MathML and SVG put back (held back from the search index:
-        :func:`~rlkl.site.lesson.hold_back`), minified (``minify-html``: the theme's
-        indentation is a third of a page).
-
-        The minifier writes ``<title>`` text (RCDATA) with literal ``<``, which is inert there
-        but reads like markup; the title is kept exactly as escaped, so a page's source never
-        shows lesson text unescaped.
-        """
+        """The page as it is written: a kept page as an earlier build wrote it (its search
+        entries given to the index), any other with its MathML and SVG put back (held back
+        from the search index: :func:`~rlkl.site.lesson.hold_back`) and minified. A lesson
+        page rendered now is kept when the whole build has gone without a warning."""
         uri = page.file.src_uri
         kept = self.kept.pop(uri, None)
-        if kept is not None:  # written as an earlier build wrote it, its entries indexed
+        if kept is not None:
             if self.search is not None:
                 self.search.extend(dict(e) for e in kept.search)
                 self.indexed = len(self.search)
@@ -292,11 +293,37 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         entries = self.search[self.indexed:] if self.search is not None else []
         self.indexed += len(entries)
         key = self.keys.pop(uri, None)
-        if key is not None and self.cache is not None:
-            keep_page(self.cache, key, output, sorted(page.present_anchor_ids or ()), entries)
+        if key is not None:
+            anchors = tuple(sorted(page.present_anchor_ids or ()))
+            self.pending.append((key, Kept(output, anchors, tuple(entries))))
         return output
 
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        self.pending = []
+        logging.getLogger("mkdocs").addHandler(self.warned)
+        self.warned.count = 0
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Keep this build's lesson pages, unless it logged a warning: a strict build fails
+        then, and a kept page's own links are not validated again."""
+        logging.getLogger("mkdocs").removeHandler(self.warned)
+        if self.cache is not None and self.warned.count == 0:
+            for key, page in self.pending:
+                keep_page(self.cache, key, page)
+        self.pending = []
+
+    def on_build_error(self, *, error: Exception) -> None:
+        logging.getLogger("mkdocs").removeHandler(self.warned)
+        self.pending = []
+
     def _minified(self, output: str) -> str:
+        """``output`` minified (``minify-html``: the theme's indentation is a third of a
+        page), unless the ``minify`` option is off.
+
+        The minifier writes ``<title>`` text (RCDATA) with literal ``<``, which is inert there
+        but reads like markup; the title is kept exactly as escaped, so a page's source never
+        shows lesson text unescaped.
+        """
         if not self.config.minify:
             return output
         import minify_html
@@ -315,6 +342,17 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             server.watch(str(self.content))
         self.jobs = 1  # rebuilds run beside the server's threads: no processes forked there
         return server
+
+
+class _Warnings(logging.Handler):
+    """Counts the warnings and errors MkDocs logs during a build."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
 
 
 def _links_from(source: str, directory_urls: bool) -> Any:

@@ -119,7 +119,7 @@ def test_a_site_with_another_plugin_keeps_no_page(tmp_path: Path) -> None:
     its site renders every page, every time."""
     from mkdocs.config.defaults import MkDocsConfig
 
-    from rlkl.site.kept import search_entries
+    from rlkl.site.kept import keepable
 
     (tmp_path / "docs").mkdir()
 
@@ -130,5 +130,48 @@ def test_a_site_with_another_plugin_keeps_no_page(tmp_path: Path) -> None:
         assert not loaded.validate()[0]
         return loaded
 
-    assert search_entries(config("search", "tags")) is None
-    assert search_entries(config()) == []
+    assert not keepable(config("search", "tags"))
+    assert keepable(config("search")) and keepable(config())
+
+
+def test_a_build_that_warns_keeps_no_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    """A strict build with a warning fails, and a kept page's own links are not validated
+    again: nothing of it is kept, so the next build finds the warning again."""
+    from rlkl.site.build import SiteError
+
+    content = _content(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Ours\n\nSee [gone](gone.md).\n", "utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: Ours\nstrict: true\ntheme:\n  name: material\n  font: false\n"
+                      "plugins:\n  - search\n  - rlkl:\n      experiment: false\n"
+                      "nav:\n  - Home: index.md\n  - Lessons: lessons/index.md\n", "utf-8")
+    monkeypatch.setenv("RLKL_CACHE_DIR", str(tmp_path / "cache"))
+    for _ in range(2):
+        with pytest.raises(SiteError) as failed:
+            build_site(config, tmp_path / "out", content)
+        assert any("gone.md" in m for m in failed.value.messages), failed.value.messages
+        assert list((tmp_path / "cache").glob("site-page-*.json")) == []
+    (tmp_path / "docs" / "index.md").write_text("# Ours\n", "utf-8")
+    build_site(config, tmp_path / "out", content)
+    assert len(list((tmp_path / "cache").glob("site-page-*.json"))) == len(LESSONS)
+
+
+def test_rlkl_before_search_in_the_plugins_keeps_the_search_index_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rendered: list[str]
+) -> None:
+    """The search index makes its list of entries in its own on_config, which runs after
+    rlkl's here: the kept pages' entries go to that list, on every build of the process."""
+    content = _content(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Ours\n", "utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: Ours\ntheme:\n  name: material\n  font: false\n"
+                      "plugins:\n  - rlkl:\n      experiment: false\n  - search\n"
+                      "nav:\n  - Home: index.md\n  - Lessons: lessons/index.md\n", "utf-8")
+    monkeypatch.setenv("RLKL_CACHE_DIR", str(tmp_path / "cache"))
+    trees = [_tree(build_site(config, tmp_path / f"out{i}", content)) for i in range(3)]
+    assert trees[1] == trees[0] and trees[2] == trees[0]
+    assert sorted(rendered) == sorted(LESSONS)  # the first build only
+    assert b"lessons/kl-direction-estimators/" in trees[2]["search/search_index.json"]
