@@ -19,6 +19,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
+from mkdocs.utils import get_relative_url
 
 from rlkl.diagnostics import Diagnostic
 from rlkl.site.experiment import LESSONS as MATCHED_BUDGET_LESSONS
@@ -235,3 +236,32 @@ def lesson_markdown(
     for anchor, heading, placeholder in sections:
         parts.append(f"## {heading} {{#{anchor}}}\n{placeholder}")
     return "\n".join(parts) + "\n", tuple(blocks.items), problems
+
+
+def lesson_page(record: LessonRecord, job: tuple[Mapping[str, Link], str, bool, str]
+                ) -> tuple[str, tuple[str, ...], list[Diagnostic]]:
+    """:func:`lesson_markdown` of the page at ``uri`` (``job``: its links, ``uri``, whether
+    the site uses directory URLs, and the core version), as a process of the check makes
+    it (:meth:`rlkl.site.records.SiteCheck.rendered`)."""
+    links, uri, directory_urls, core = job
+    return lesson_markdown(record, links=links, url=links_from(uri, directory_urls), core=core)
+
+
+def links_from(source: str, directory_urls: bool) -> Any:
+    """The function giving the relative URL of a page (``lessons/x.md``) from page ``source``."""
+
+    def url(target: str) -> str:
+        return get_relative_url(_url(target, directory_urls), _url(source, directory_urls))
+
+    return url
+
+
+def _url(uri: str, directory_urls: bool) -> str:
+    """The URL MkDocs gives the page at ``uri``."""
+    stem = uri.removesuffix(".md")
+    if not uri.endswith(".md"):
+        return uri
+    if stem == "index" or stem.endswith("/index"):
+        return stem.removesuffix("index")
+    return stem + "/" if directory_urls else stem + ".html"
+

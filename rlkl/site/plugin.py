@@ -23,7 +23,6 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
-from mkdocs.utils import get_relative_url
 
 from rlkl.cache import Cache, default_dir
 from rlkl.config import Config as Project
@@ -44,7 +43,15 @@ from rlkl.site.kept import (
     page_key,
     search_entries,
 )
-from rlkl.site.lesson import Link, fill, hold_back, lesson_markdown, page_title, put_back
+from rlkl.site.lesson import (
+    Link,
+    fill,
+    hold_back,
+    lesson_page,
+    links_from,
+    page_title,
+    put_back,
+)
 from rlkl.site.pages import (
     LEARNING_PATH,
     catalog_markdown,
@@ -63,6 +70,7 @@ ASSETS = Path(__file__).resolve().parent / "assets"
 STYLE, SCRIPT = "assets/rlkl.css", "assets/rlkl.js"  # shipped in the package, added to any site
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 _TITLE_TOKEN = "rlkl-title-placeholder"
+_MARKER = re.compile(rf"^[ \t]*{re.escape(LEARNING_PATH)}[ \t]*$", re.MULTILINE)
 
 
 class RlklConfig(Config):  # type: ignore[no-untyped-call]
@@ -152,7 +160,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         from rlkl.render import render
 
         def url_from(source: str) -> Any:
-            return _links_from(source, directory_urls)
+            return links_from(source, directory_urls)
 
         summaries = {c.id: c.summary for c in check.catalog}
         planned = {c.id: Link(c.title, None, c.summary) for c in check.catalog}
@@ -183,12 +191,11 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
                 self.keys[uri] = key
             pages[uri] = ""  # made below, in this place: the pages' order is the files'
             made.append((entry.lesson.id, uri, page_links))
-        records = check.records([lesson_id for lesson_id, _, _ in made])
         problems = []
-        for lesson_id, uri, page_links in made:
-            pages[uri], self.blocks[uri], found = lesson_markdown(
-                records[lesson_id], links=page_links, url=url_from(uri), core=check.core_version
-            )
+        for (_, uri, _), (markdown, blocks, found) in zip(made, check.rendered(
+                [(lesson_id, (page_links, uri, directory_urls, check.core_version))
+                 for lesson_id, uri, page_links in made], lesson_page), strict=True):
+            pages[uri], self.blocks[uri] = markdown, blocks
             problems.extend(found)
         if problems:
             errors = sum(p.severity is Severity.ERROR for p in problems)
@@ -246,14 +253,17 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
     def on_page_markdown(
         self, markdown: str, /, *, page: Any, config: MkDocsConfig, files: Files
     ) -> str:
-        """The home page's learning-path marker, replaced by the lessons in learning order."""
-        if LEARNING_PATH not in markdown or self.check is None:
+        """The home page's learning-path marker, on a line of its own, replaced by the
+        lessons in learning order (a page that quotes it, such as the publishing guide,
+        keeps it)."""
+        marker = _MARKER.search(markdown) if LEARNING_PATH in markdown else None
+        if marker is None or self.check is None:
             return markdown
         uri = page.file.src_uri
-        links = _links_from(uri, bool(config.use_directory_urls))
+        links = links_from(uri, bool(config.use_directory_urls))
         placeholder, blocks = learning_path(self.check, links)
         self.blocks[uri] = blocks  # a hand-written page: these are its only blocks
-        return markdown.replace(LEARNING_PATH, placeholder, 1)
+        return markdown[: marker.start()] + placeholder + markdown[marker.end() :]
 
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         """The empty template kept pages are written through (:data:`rlkl.site.kept.
@@ -353,23 +363,3 @@ class _Warnings(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.count += 1
-
-
-def _links_from(source: str, directory_urls: bool) -> Any:
-    """The function giving the relative URL of a page (``lessons/x.md``) from page ``source``."""
-
-    def url(target: str) -> str:
-        return get_relative_url(_url(target, directory_urls), _url(source, directory_urls))
-
-    return url
-
-
-def _url(uri: str, directory_urls: bool) -> str:
-    """The URL MkDocs gives the page at ``uri``."""
-    stem = uri.removesuffix(".md")
-    if not uri.endswith(".md"):
-        return uri
-    if stem == "index" or stem.endswith("/index"):
-        return stem.removesuffix("index")
-    return stem + "/" if directory_urls else stem + ".html"
-

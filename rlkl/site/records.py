@@ -14,10 +14,10 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rlkl.cache import Cache, report_fingerprint
 from rlkl.check import check_lesson, check_paths
@@ -38,6 +38,8 @@ from rlkl.rules import Rules
 from rlkl.shown import PAGE, shown
 from rlkl.site.code import core_function
 from rlkl.validate import LessonFile
+
+T = TypeVar("T")
 
 # claim kinds whose number is a stated wrong value (the check is that it differs)
 WRONG_ON_PURPOSE = frozenset({"negative", "distractor", "misconception"})
@@ -190,12 +192,20 @@ class SiteCheck:
     report: str  # the located diagnostics, as ``rlkl check`` prints them (text format)
     pages: _Pages | None = field(default=None, compare=False, repr=False)
 
+    def rendered(self, wanted: Sequence[tuple[str, Any]],
+                 render: Callable[[LessonRecord, Any], T]) -> list[T]:
+        """``render(record, extra)`` of each lesson id and ``extra`` in ``wanted``, from its
+        page records (:class:`LessonRecord`), made when asked: a page the site kept from
+        an earlier build needs none. Across the check's processes from
+        :data:`PAGES_POOL_MIN` pages (``render`` and ``extra`` then go to them: a
+        module-level function and picklable values)."""
+        return self.pages.rendered(wanted, render) if self.pages is not None else []
+
     def records(self, ids: Sequence[str] | None = None) -> dict[str, LessonRecord]:
-        """The page records of the lessons ``ids`` (None: every lesson), by id: made when
-        asked (a page the site has kept from an earlier build needs none), the explorable
-        examples of those missing across the check's processes."""
+        """The page records of the lessons ``ids`` (None: every lesson), by id."""
         wanted = [e.lesson.id for e in self.lessons] if ids is None else list(ids)
-        return self.pages.records(wanted) if self.pages is not None else {}
+        return dict(zip(wanted, self.rendered([(i, None) for i in wanted], _record_only),
+                        strict=True))
 
 
 def _precision(decimals: int) -> str:
@@ -495,10 +505,24 @@ def _equations_at(report: LessonReport, document: Document, count: int
     return located
 
 
-def _lesson_record(
-    report: LessonReport, file: LessonFile, explored_: tuple[tuple[Knob, ...], Plot | None]
-) -> tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]:
-    """The site's records of one lesson: its report, with the model and the document its
+Explored = tuple[tuple[Knob, ...], Plot | None]
+"""A report's knobs and plot (:func:`rlkl.claims.explore.explored`)."""
+
+
+def _rows(report: LessonReport, lesson_id: str) -> tuple[list[ClaimRow], list[ExemptRow]]:
+    """What the verification report lists of one lesson: its checks and exempt numbers."""
+    rows = [
+        ClaimRow(lesson_id, c.id, c.kind, report.display, c.line, c.column, c.pointer, c.text,
+                 c.expression, shown(c.computed, PAGE), c.status.value, c.quote)
+        for c in report.checks
+    ]
+    exempt = [ExemptRow(lesson_id, n.pointer, n.text, n.reason, n.quote)
+              for n in report.numbers if n.exempt]
+    return rows, exempt
+
+
+def lesson_record(report: LessonReport, file: LessonFile, explored_: Explored) -> LessonRecord:
+    """The page records of one lesson: its report, with the model and the document its
     file has (read again here when a worker or the cache checked it)."""
     lesson, document = file.lesson, file.document
     assert lesson is not None and document is not None  # only valid lessons have reports
@@ -517,14 +541,7 @@ def _lesson_record(
         marks.setdefault(number.pointer, []).append(
             Mark(number.start, number.end, number.text, number.status.value,
                  _detail(number, checks, users), index if index in moving else None))
-    rows = [
-        ClaimRow(lesson.id, c.id, c.kind, report.display, c.line, c.column, c.pointer, c.text,
-                 c.expression, shown(c.computed, PAGE), c.status.value, c.quote)
-        for c in report.checks
-    ]
-    exempt_rows = [ExemptRow(lesson.id, n.pointer, n.text, n.reason, n.quote)
-                   for n in report.numbers if n.exempt]
-    record = LessonRecord(
+    return LessonRecord(
         lesson,
         report.display,
         {pointer: tuple(sorted(ms, key=lambda m: m.start)) for pointer, ms in marks.items()},
@@ -536,7 +553,6 @@ def _lesson_record(
         lesson_script(report),
         core_function(_expressions(report, explored_[1])),
     )
-    return record, rows, exempt_rows
 
 
 def _catalog(content: Path) -> tuple[CatalogItem, ...]:
@@ -553,27 +569,29 @@ def _catalog(content: Path) -> tuple[CatalogItem, ...]:
     )
 
 
-def explorable_summary(explorable: Explorable | None) -> str:
-    """What a learner can change on a lesson's page, as the lesson lists say it."""
-    if explorable is None:
+def explorable_summary(explored_: Explored) -> str:
+    """What a learner can change on a lesson's page, as the lesson lists say it: a control
+    per knob, and a plot (:func:`_explorable`)."""
+    knobs, drawn = explored_
+    if not knobs:
         return ""
-    count = len(explorable.controls)
+    count = len(knobs)
     return (f"explorable: {count} input{'s' * (count != 1)}"
-            + (" and a plot" if explorable.chart is not None else ""))
+            + (" and a plot" if drawn is not None else ""))
 
 
 LISTED = "site-lesson"
 """The cache kind of what the catalog and the report list of a lesson (:func:`_listed`)."""
+Listed = tuple[str, list[ClaimRow], list[ExemptRow]]
 
 
-def _listed(record: LessonRecord, rows: Sequence[ClaimRow], exempt: Sequence[ExemptRow]
-            ) -> dict[str, Any]:
-    return {"explorable": explorable_summary(record.explorable),
-            "claims": [list(vars(r).values()) for r in rows],
+def _listed(listed: Listed) -> dict[str, Any]:
+    explorable, rows, exempt = listed
+    return {"explorable": explorable, "claims": [list(vars(r).values()) for r in rows],
             "exempt": [list(vars(r).values()) for r in exempt]}
 
 
-def _read_listed(data: Any) -> tuple[str, list[ClaimRow], list[ExemptRow]] | None:
+def _read_listed(data: Any) -> Listed | None:
     """:func:`_listed`'s entry read back; None when it is damaged (a miss)."""
     try:
         rows = [ClaimRow(*r) for r in data["claims"]]
@@ -584,15 +602,27 @@ def _read_listed(data: Any) -> tuple[str, list[ClaimRow], list[ExemptRow]] | Non
     return (explorable, rows, exempt) if isinstance(explorable, str) else None
 
 
+PAGES_POOL_MIN = 16
+"""From this many pages their records and Markdown are made across processes (~20 ms a
+lesson, against ~5 ms to send a lesson's report and file to a worker)."""
+
+
+def _page(job: tuple[LessonReport, LessonFile, Explored, Callable[[LessonRecord, Any], T], Any]
+          ) -> T:
+    report, file, explored_, render, extra = job
+    return render(lesson_record(report, file, explored_), extra)
+
+
 class _Pages:
-    """What makes a lesson's page records when the site asks (:meth:`SiteCheck.records`):
-    its report (a summary from the cache is read again with its rows), its validated file
-    and the check's cache and processes."""
+    """What makes a lesson's page records when the site asks (:meth:`SiteCheck.records`,
+    :meth:`SiteCheck.rendered`): its report (a summary from the cache is read again with its
+    rows), its validated file, its explorable examples, and the check's cache and
+    processes."""
 
     def __init__(self, reports: Mapping[str, LessonReport], files: Mapping[str, LessonFile],
                  cache: Cache | None, jobs: int) -> None:
         self.reports, self.files, self.cache, self.jobs = reports, files, cache, jobs
-        self.made: dict[str, tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]] = {}
+        self.explored: dict[str, Explored] = {}
 
     def _whole(self, report: LessonReport) -> LessonReport:
         """The report with its rows: a summary's entry read with them, or (when that entry
@@ -607,18 +637,29 @@ class _Pages:
         assert again is not None  # a lesson with a report is a valid lesson
         return again
 
-    def make(self, ids: Sequence[str]
-             ) -> dict[str, tuple[LessonRecord, list[ClaimRow], list[ExemptRow]]]:
-        """The records of ``ids`` (made once each)."""
-        todo = [i for i in dict.fromkeys(ids) if i not in self.made]
+    def ready(self, ids: Sequence[str]) -> None:
+        """The whole reports and explorable examples of ``ids`` (each made once)."""
+        todo = [i for i in dict.fromkeys(ids) if i not in self.explored]
         reports = [self._whole(self.reports[i]) for i in todo]
-        for lesson_id, report, explored_ in zip(
-                todo, reports, _explorations(reports, self.cache, self.jobs), strict=True):
-            self.made[lesson_id] = _lesson_record(report, self.files[report.path], explored_)
-        return {i: self.made[i] for i in ids}
+        self.reports = {**self.reports, **dict(zip(todo, reports, strict=True))}
+        self.explored.update(zip(todo, _explorations(reports, self.cache, self.jobs),
+                                 strict=True))
 
-    def records(self, ids: Sequence[str]) -> dict[str, LessonRecord]:
-        return {i: made[0] for i, made in self.make(ids).items()}
+    def listed(self, lesson_id: str) -> Listed:
+        report, lesson = self.reports[lesson_id], self.files[self.reports[lesson_id].path].lesson
+        assert lesson is not None
+        return (explorable_summary(self.explored[lesson_id]), *_rows(report, lesson.id))
+
+    def rendered(self, wanted: Sequence[tuple[str, Any]],
+                 render: Callable[[LessonRecord, Any], T]) -> list[T]:
+        self.ready([i for i, _ in wanted])
+        jobs = [(self.reports[i], self.files[self.reports[i].path], self.explored[i], render,
+                 extra) for i, extra in wanted]
+        return map_values(_page, jobs, self.jobs, minimum=PAGES_POOL_MIN)
+
+
+def _record_only(record: LessonRecord, _extra: Any) -> LessonRecord:
+    return record
 
 
 def check_site(
@@ -641,12 +682,13 @@ def check_site(
         one = _read_listed(kept) if kept is not None else None
         if one is not None:
             listed[lesson_id] = one
-    made = pages.make([i for i in reports if i not in listed])
-    for lesson_id, (record, rows, exempt_rows) in made.items():
-        listed[lesson_id] = (explorable_summary(record.explorable), rows, exempt_rows)
+    missing = [i for i in reports if i not in listed]
+    pages.ready(missing)
+    for lesson_id in missing:
+        listed[lesson_id] = pages.listed(lesson_id)
         key = result.keys.get(reports[lesson_id].path, "")
         if cache is not None and key:
-            cache.put_derived(LISTED, key, _listed(record, rows, exempt_rows))
+            cache.put_derived(LISTED, key, _listed(listed[lesson_id]))
     entries, claims, exempt = [], [], []
     for lesson_id, report in reports.items():
         explorable, rows, exempt_rows = listed[lesson_id]

@@ -133,6 +133,8 @@ def test_home_page_and_catalog_list_the_lessons_in_learning_order(site, check) -
     path = home[home.index("rlkl-path"):]
     linked = re.findall(r"href=\"?lessons/([a-z0-9-]+)/", path)
     assert linked == order
+    guide = (site / "guide/publishing/index.html").read_text("utf-8")
+    assert "rlkl-path" not in guide and "&lt;!-- rlkl:learning-path --" in guide  # quoted
     catalog = (site / "lessons/index.html").read_text("utf-8")
     listed = re.findall(r"<li><a href=\"?([a-z0-9-]+)/", catalog)
     assert [x for x in listed if x in published] == order

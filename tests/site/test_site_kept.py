@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import rlkl.site.plugin as plugin
+import rlkl.site.lesson as site_lesson
 from rlkl.site.build import BUILT_IN, build_site
 from tests.site.helpers import CONTENT
 
@@ -36,13 +36,13 @@ def _tree(folder: Path) -> dict[str, bytes]:
 def rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The lesson pages rendered (their Markdown made) from now on."""
     made: list[str] = []
-    real = plugin.lesson_markdown
+    real = site_lesson.lesson_markdown
 
     def spy(record, **options):  # type: ignore[no-untyped-def]
         made.append(record.lesson.id)
         return real(record, **options)
 
-    monkeypatch.setattr(plugin, "lesson_markdown", spy)
+    monkeypatch.setattr(site_lesson, "lesson_markdown", spy)
     return made
 
 
