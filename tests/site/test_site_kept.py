@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import rlkl.site.lesson as site_lesson
+import rlkl.site.plugin as plugin_module
 from rlkl.site.build import BUILT_IN, build_site
 from tests.site.helpers import CONTENT
 
@@ -175,3 +176,28 @@ def test_rlkl_before_search_in_the_plugins_keeps_the_search_index_whole(
     assert trees[1] == trees[0] and trees[2] == trees[0]
     assert sorted(rendered) == sorted(LESSONS)  # the first build only
     assert b"lessons/kl-direction-estimators/" in trees[2]["search/search_index.json"]
+
+
+def test_pages_made_across_processes_are_the_pages_made_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From PAGES_POOL_MIN pages, their records and Markdown are made by the check's
+    processes: the site is the same bytes."""
+    from rlkl.site import records
+
+    content = _content(tmp_path)
+    built = _builder(tmp_path, content, monkeypatch)
+    here = built("here", cached=False)
+    pools: list[tuple[int, int]] = []
+    real = records.map_values
+
+    def spy(function, items, jobs, *, minimum):  # type: ignore[no-untyped-def]
+        if function is records._page:
+            pools.append((len(items), jobs))
+        return real(function, items, jobs, minimum=minimum)
+
+    monkeypatch.setattr(records, "map_values", spy)
+    monkeypatch.setattr(records, "PAGES_POOL_MIN", 1)
+    monkeypatch.setattr(plugin_module, "cpu_jobs", lambda: 2)
+    assert built("pooled", cached=False) == here
+    assert pools == [(len(LESSONS), 2)]
