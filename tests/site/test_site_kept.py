@@ -135,6 +135,19 @@ def test_a_site_with_another_plugin_keeps_no_page(tmp_path: Path) -> None:
     assert keepable(config("search")) and keepable(config())
 
 
+def _own_site(tmp_path: Path, home: str, plugins: list[str]) -> Path:
+    """An author's strict mkdocs.yml with ``plugins`` in this order and a home page."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(home, "utf-8")
+    listed = "".join("  - rlkl:\n      experiment: false\n" if p == "rlkl" else f"  - {p}\n"
+                     for p in plugins)
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: Ours\nstrict: true\ntheme:\n  name: material\n  font: false\n"
+                      f"plugins:\n{listed}"
+                      "nav:\n  - Home: index.md\n  - Lessons: lessons/index.md\n", "utf-8")
+    return config
+
+
 def test_a_build_that_warns_keeps_no_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                           ) -> None:
     """A strict build with a warning fails, and a kept page's own links are not validated
@@ -142,12 +155,7 @@ def test_a_build_that_warns_keeps_no_page(tmp_path: Path, monkeypatch: pytest.Mo
     from rlkl.site.build import SiteError
 
     content = _content(tmp_path)
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text("# Ours\n\nSee [gone](gone.md).\n", "utf-8")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text("site_name: Ours\nstrict: true\ntheme:\n  name: material\n  font: false\n"
-                      "plugins:\n  - search\n  - rlkl:\n      experiment: false\n"
-                      "nav:\n  - Home: index.md\n  - Lessons: lessons/index.md\n", "utf-8")
+    config = _own_site(tmp_path, "# Ours\n\nSee [gone](gone.md).\n", ["search", "rlkl"])
     monkeypatch.setenv("RLKL_CACHE_DIR", str(tmp_path / "cache"))
     for _ in range(2):
         with pytest.raises(SiteError) as failed:
@@ -165,12 +173,7 @@ def test_rlkl_before_search_in_the_plugins_keeps_the_search_index_whole(
     """The search index makes its list of entries in its own on_config, which runs after
     rlkl's here: the kept pages' entries go to that list, on every build of the process."""
     content = _content(tmp_path)
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text("# Ours\n", "utf-8")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text("site_name: Ours\ntheme:\n  name: material\n  font: false\n"
-                      "plugins:\n  - rlkl:\n      experiment: false\n  - search\n"
-                      "nav:\n  - Home: index.md\n  - Lessons: lessons/index.md\n", "utf-8")
+    config = _own_site(tmp_path, "# Ours\n", ["rlkl", "search"])
     monkeypatch.setenv("RLKL_CACHE_DIR", str(tmp_path / "cache"))
     trees = [_tree(build_site(config, tmp_path / f"out{i}", content)) for i in range(3)]
     assert trees[1] == trees[0] and trees[2] == trees[0]
