@@ -6,7 +6,8 @@ published; it also groups the navigation by branch and sub-branch under the entr
 is ``lessons/index.md``. ``on_files`` adds the generated pages: the catalog, one page per
 lesson, the verification report, the experiment, the authoring guide, and the CLI and schema
 references. A lesson page an earlier build rendered in the same site is written as it was kept
-(:mod:`rlkl.site.kept`). ``rlkl site build|serve`` are thin wrappers; ``mkdocs build -f
+(:mod:`rlkl.site.kept`), and a batch build renders the others on every CPU
+(:mod:`rlkl.site.shared`). ``rlkl site build|serve`` are thin wrappers; ``mkdocs build -f
 site/mkdocs.yml`` works the same.
 """
 
@@ -21,8 +22,8 @@ from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
-from mkdocs.structure.files import File, Files
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File, Files, InclusionLevel
 
 from rlkl.cache import Cache, default_dir
 from rlkl.config import Config as Project
@@ -64,6 +65,9 @@ from rlkl.site.pages import (
     schema_markdown,
 )
 from rlkl.site.records import SiteCheck, check_site
+from rlkl.site.shared import HERE, SHARED_MIN, Made, Pages, can_fork
+from rlkl.site.shared import SOURCE as SHARED_SOURCE
+from rlkl.site.shared import TEMPLATE as SHARED_TEMPLATE
 
 CATALOG = "lessons/index.md"
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -106,6 +110,10 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.cache: Cache | None = None
         self.kept: dict[str, Kept] = {}  # by page: what an earlier build rendered of it
         self.keys: dict[str, str] = {}  # by lesson page rendered now: the key it is kept by
+        self.fresh: list[str] = []  # the lesson pages rendered now
+        self.keepable = False  # whether the site's plugins let its pages be kept or shared
+        self.nav: Any = None
+        self.shared: Pages | None = None  # the lesson pages rendered by forked processes too
         self.search: list[dict[str, Any]] | None = None  # the search index's entries
         self.indexed = 0  # how many of them the pages written so far gave
         self.pending: list[tuple[str, Kept]] = []  # pages to keep once the build is done
@@ -148,7 +156,8 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             config.extra_javascript.append(SCRIPT)
         config.nav = self._nav(config.nav, check)
         self.kept, self.keys = {}, {}
-        context = context_key(config) if cache is not None and keepable(config) else ""
+        self.keepable = keepable(config)
+        context = context_key(config) if cache is not None and self.keepable else ""
         self.pages = self._render(check, bool(config.use_directory_urls), context)
         return config
 
@@ -191,6 +200,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
                 self.keys[uri] = key
             pages[uri] = ""  # made below, in this place: the pages' order is the files'
             made.append((entry.lesson.id, uri, page_links))
+        self.fresh = [uri for _, uri, _ in made]
         problems = []
         for (_, uri, _), (markdown, blocks, found) in zip(made, check.rendered(
                 [(lesson_id, (page_links, uri, directory_urls, check.core_version))
@@ -265,16 +275,52 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.blocks[uri] = blocks  # a hand-written page: these are its only blocks
         return markdown[: marker.start()] + placeholder + markdown[marker.end() :]
 
-    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
-        """The empty template kept pages are written through (:data:`rlkl.site.kept.
-        TEMPLATE`), and the search index's count of entries before the first page."""
-        if self.kept:
-            from jinja2 import ChoiceLoader, DictLoader
+    def on_nav(self, nav: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
+        self.nav = nav
+        return nav
 
-            env.loader = ChoiceLoader([DictLoader({TEMPLATE: ""}), env.loader])
-        self.search = search_entries(config) if self.cache is not None else None
+    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
+        """The templates of kept and shared pages (:data:`rlkl.site.kept.TEMPLATE`,
+        :data:`rlkl.site.shared.TEMPLATE`), the search index's count of entries before the
+        first page, and, in a batch build of many lesson pages, the processes that render
+        them too (:mod:`rlkl.site.shared`)."""
+        from jinja2 import ChoiceLoader, DictLoader
+
+        env.loader = ChoiceLoader([DictLoader({TEMPLATE: "", SHARED_TEMPLATE: SHARED_SOURCE}),
+                                   env.loader])
+        share = (self.jobs > 1 and self.keepable and len(self.fresh) >= SHARED_MIN
+                 and can_fork())
+        self.search = search_entries(config) if self.cache is not None or share else None
         self.indexed = len(self.search) if self.search is not None else 0
+        self.shared = None
+        if share:
+            doc_files = files.documentation_pages(inclusion=InclusionLevel.is_included)
+            fresh = set(self.fresh)
+            pages = {f.src_uri: f.page for f in doc_files
+                     if f.src_uri in fresh and f.page is not None}
+            for page in pages.values():
+                page.meta["template"] = SHARED_TEMPLATE
+
+            def render(uri: str) -> Made:  # in a worker
+                start = len(self.search or ())
+                html = _rendered(pages[uri], config, self.nav, doc_files, env)
+                return Made(html, tuple((self.search or [])[start:]))
+
+            self.shared = Pages(list(pages), render, self.jobs - 1)
         return env
+
+    @event_priority(50)  # before the search index reads the page
+    def on_page_context(self, context: Any, /, *, page: Any, config: MkDocsConfig,
+                        nav: Any) -> Any:
+        """A shared lesson page: rendered here, or written as a worker rendered it (out of
+        the search index, which gets the worker's entries)."""
+        made = self.shared.take(page.file.src_uri) if self.shared is not None else None
+        context[HERE] = made is None  # also in a worker, which has no pages of its own
+        if made is not None:
+            page.meta["search"] = {"exclude": True}
+            anchors = tuple(sorted(page.present_anchor_ids or ()))
+            self.kept[page.file.src_uri] = Kept(made.html, anchors, made.search)
+        return context
 
     def on_page_content(
         self, html: str, /, *, page: Any, config: MkDocsConfig, files: Files
@@ -294,15 +340,18 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         page rendered now is kept when the whole build has gone without a warning."""
         uri = page.file.src_uri
         kept = self.kept.pop(uri, None)
+        key = self.keys.pop(uri, None)  # a lesson page rendered now (here or by a worker)
         if kept is not None:
             if self.search is not None:
                 self.search.extend(dict(e) for e in kept.search)
                 self.indexed = len(self.search)
+            self.held.pop(uri, None)
+            if key is not None:
+                self.pending.append((key, kept))
             return kept.html
         output = self._minified(put_back(output, self.held.pop(uri, ())))
         entries = self.search[self.indexed:] if self.search is not None else []
         self.indexed += len(entries)
-        key = self.keys.pop(uri, None)
         if key is not None:
             anchors = tuple(sorted(page.present_anchor_ids or ()))
             self.pending.append((key, Kept(output, anchors, tuple(entries))))
@@ -317,6 +366,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         """Keep this build's lesson pages, unless it logged a warning: a strict build fails
         then, and a kept page's own links are not validated again."""
         logging.getLogger("mkdocs").removeHandler(self.warned)
+        self._unshare()
         if self.cache is not None and self.warned.count == 0:
             for key, page in self.pending:
                 keep_page(self.cache, key, page)
@@ -324,7 +374,13 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
 
     def on_build_error(self, *, error: Exception) -> None:
         logging.getLogger("mkdocs").removeHandler(self.warned)
+        self._unshare()
         self.pending = []
+
+    def _unshare(self) -> None:
+        if self.shared is not None:
+            self.shared.close()
+            self.shared = None
 
     def _minified(self, output: str) -> str:
         """``output`` minified (``minify-html``: the theme's indentation is a third of a
@@ -352,6 +408,25 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             server.watch(str(self.content))
         self.jobs = 1  # rebuilds run beside the server's threads: no processes forked there
         return server
+
+
+def _rendered(page: Any, config: MkDocsConfig, nav: Any, doc_files: Any, env: Any) -> str:
+    """``page`` rendered as MkDocs' build renders it (its context, its template, the
+    plugins' ``page_context`` and ``post_page`` events), not written."""
+    from mkdocs.commands.build import get_context
+
+    config._current_page = page
+    page.active = True
+    try:
+        context = get_context(nav, doc_files, config, page)
+        template = env.get_template(page.meta.get("template", "main.html"))
+        context = config.plugins.on_page_context(context, page=page, config=config, nav=nav)
+        output: str = config.plugins.on_post_page(template.render(context), page=page,
+                                                  config=config)
+        return output
+    finally:
+        page.active = False
+        config._current_page = None
 
 
 class _Warnings(logging.Handler):
