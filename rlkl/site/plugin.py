@@ -65,7 +65,7 @@ from rlkl.site.pages import (
     schema_markdown,
 )
 from rlkl.site.records import SiteCheck, check_site
-from rlkl.site.shared import HERE, SHARED_MIN, Made, Pages, can_fork
+from rlkl.site.shared import HERE, SHARED_MIN, Made, Pages, Warnings, can_fork
 from rlkl.site.shared import SOURCE as SHARED_SOURCE
 from rlkl.site.shared import TEMPLATE as SHARED_TEMPLATE
 
@@ -117,7 +117,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.search: list[dict[str, Any]] | None = None  # the search index's entries
         self.indexed = 0  # how many of them the pages written so far gave
         self.pending: list[tuple[str, Kept]] = []  # pages to keep once the build is done
-        self.warned = _Warnings()
+        self.warned = Warnings()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """``mkdocs build`` may check a large corpus in one process per CPU."""
@@ -428,13 +428,3 @@ def _rendered(page: Any, config: MkDocsConfig, nav: Any, doc_files: Any, env: An
         page.active = False
         config._current_page = None
 
-
-class _Warnings(logging.Handler):
-    """Counts the warnings and errors MkDocs logs during a build."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1

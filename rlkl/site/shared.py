@@ -54,7 +54,9 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
-class _Count(logging.Handler):
+class Warnings(logging.Handler):
+    """Counts the warnings and errors logged to the logger it is added to."""
+
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.count = 0
@@ -94,7 +96,7 @@ class Pages:
         for handler in list(logger.handlers):
             logger.removeHandler(handler)
         logger.propagate = False
-        warnings = _Count()
+        warnings = Warnings()
         logger.addHandler(warnings)
         bounds = self._bounds
         while True:
