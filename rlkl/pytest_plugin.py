@@ -16,7 +16,8 @@ The work is done once per process, never per item: when the first item runs, eve
 collected is checked by the check ``rlkl check`` runs (:func:`rlkl.check.check_paths`, its
 cache included), and an item reads its claim's record in its lesson's
 :class:`~rlkl.claims.report.LessonReport`. An item passes exactly when ``rlkl check`` says
-its claim is verified.
+its claim is verified. Under pytest-xdist a worker checks only the lessons it runs
+(:mod:`rlkl.pytest_xdist`).
 """
 
 from __future__ import annotations
@@ -145,10 +146,24 @@ def _lesson_of(path: Path) -> Path:
     return (path.parent / LESSON).resolve()
 
 
-def _collected(session: pytest.Session) -> list[Path]:
-    """The lessons whose items this process collected."""
-    return sorted({_lesson_of(item.parent.path) for item in session.items
-                   if isinstance(item.parent, LessonFixtures)})
+def _to_check(session: pytest.Session) -> tuple[list[Path], int]:
+    """The lessons this process checks when its first item runs, and in how many processes:
+    every lesson whose items it collected, across every CPU; a pytest-xdist worker, those of
+    its share (:mod:`rlkl.pytest_xdist`), across its part of the CPUs."""
+    items = [(index, item) for index, item in enumerate(session.items)
+             if isinstance(item.parent, LessonFixtures)]
+    workerinput = getattr(session.config, "workerinput", None)
+    jobs = cpu_jobs()
+    if workerinput is not None:
+        from rlkl.pytest_xdist import scheduled_here, shares, worker_number
+
+        count = workerinput.get("workercount") or 1
+        jobs = max(1, jobs // count)
+        if scheduled_here(session.config):
+            owner = shares([item.nodeid for item in session.items], count)
+            number = worker_number(workerinput)
+            items = [(index, item) for index, item in items if owner.get(index) == number]
+    return sorted({_lesson_of(item.path) for _, item in items}), jobs
 
 
 def _cache() -> Cache | None:
@@ -207,11 +222,9 @@ class LessonFixtures(pytest.File):
         checked at once, when its first item runs (:func:`_check`)."""
         stash = self.config.stash
         if _CHECKED not in stash:
-            # a pytest-xdist worker runs beside another: it checks in its own process
-            jobs = 1 if hasattr(self.config, "workerinput") else cpu_jobs()
-            stash[_CHECKED] = _check(_collected(self.session), jobs, stash[_RULES])
+            stash[_CHECKED] = _check(*_to_check(self.session), stash[_RULES])
         lesson = _lesson_of(self.path)
-        if lesson not in stash[_CHECKED]:  # not among the session's items (run by hand)
+        if lesson not in stash[_CHECKED]:  # run by hand, or given back by a dead worker
             stash[_CHECKED].update(_check([lesson], 1, stash[_RULES]))
         return stash[_CHECKED][lesson]
 
@@ -351,14 +364,36 @@ def _content_lessons(config: pytest.Config) -> list[Path]:
     )
 
 
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under pytest-xdist's ``--dist load`` (``-n`` alone), each worker is sent the items
+    of its share of lessons and checks those lessons only (:mod:`rlkl.pytest_xdist`)."""
+    from rlkl.pytest_xdist import LessonScheduling, scheduled_here
+
+    return LessonScheduling(config, log) if scheduled_here(config) else None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Tell a pytest-xdist worker whether it runs a share of lessons (:mod:`rlkl.pytest_xdist`)."""
+    from rlkl.pytest_xdist import SHARED, scheduled_here
+
+    node.workerinput[SHARED] = scheduled_here(node.config)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Under pytest-xdist, the controller checks the content lessons once, pooled, before
-    the workers start: each worker's check (:func:`_check`) then reads the cache, so the
-    corpus is checked once per session, not once per worker. With the cache off
+    """Under pytest-xdist's other schedulings (``--dist loadfile``, ``worksteal``, …),
+    which give a worker any lesson, the controller checks the content lessons once, pooled,
+    before the workers start: each worker's check (:func:`_check`) then reads the cache, so
+    those lessons are checked once per session, not once per worker. With the cache off
     (``RLKL_CACHE_DIR=off``) there is nothing to share: each worker checks its lessons."""
     config = session.config
     if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("dsession"):
+        return
+    from rlkl.pytest_xdist import scheduled_here
+
+    if scheduled_here(config):  # each worker checks its own share
         return
     folder = default_dir()
     lessons = _content_lessons(config)
