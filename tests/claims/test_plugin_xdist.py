@@ -165,6 +165,8 @@ def _run(corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, cache: str,
          *args: str) -> tuple[pytest.RunResult, list[tuple[str, str]]]:
     log = corpus.path / "checked.log"
     monkeypatch.setenv("RLKL_TEST_CHECKED", str(log))
+    # under an outer ``-n``, the controller started here would inherit the outer worker's name
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setenv("RLKL_CACHE_DIR", str(corpus.path / "cache") if cache == "on" else "off")
     result = corpus.runpytest_subprocess("content", "-p", "no:cacheprovider", *args)
     per_lesson = "--rlkl-items=lesson" in args
@@ -208,6 +210,8 @@ def test_the_projects_own_tests_run_beside_the_lessons(
                                "def test_own(i):\n    assert i >= 0\n")
     log = corpus.path / "checked.log"
     monkeypatch.setenv("RLKL_TEST_CHECKED", str(log))
+    # under an outer ``-n``, the controller started here would inherit the outer worker's name
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setenv("RLKL_CACHE_DIR", "off")
     result = corpus.runpytest_subprocess("content", "test_own.py", "-n", "2",
                                          "-p", "no:cacheprovider")
