@@ -47,6 +47,7 @@ from rlkl.gc_tuning import during_a_batch
 from rlkl.loader import display_path
 from rlkl.pool import cpu_jobs
 from rlkl.rules import Rules, SelectorError
+from rlkl.validate import find_catalog
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -149,9 +150,12 @@ def _lesson_of(path: Path) -> Path:
 def _to_check(session: pytest.Session) -> tuple[list[Path], int]:
     """The lessons this process checks when its first item runs, and in how many processes:
     every lesson whose items it collected, across every CPU; a pytest-xdist worker, those of
-    its share (:mod:`rlkl.pytest_xdist`), across its part of the CPUs."""
+    its share (:mod:`rlkl.pytest_xdist`), across its part of the CPUs. A lesson outside
+    every catalog has for corpus the lessons checked with it, so a worker that collected one
+    checks every collected lesson, as a serial run does: the verdicts stay the same."""
     items = [(index, item) for index, item in enumerate(session.items)
              if isinstance(item.parent, LessonFixtures)]
+    lessons = {_lesson_of(item.path) for _, item in items}
     workerinput = getattr(session.config, "workerinput", None)
     jobs = cpu_jobs()
     if workerinput is not None:
@@ -159,11 +163,12 @@ def _to_check(session: pytest.Session) -> tuple[list[Path], int]:
 
         count = workerinput.get("workercount") or 1
         jobs = max(1, jobs // count)
-        if scheduled_here(session.config):
+        if scheduled_here(session.config) and all(map(find_catalog, lessons)):
             owner = shares([item.nodeid for item in session.items], count)
             number = worker_number(workerinput)
-            items = [(index, item) for index, item in items if owner.get(index) == number]
-    return sorted({_lesson_of(item.path) for _, item in items}), jobs
+            lessons = {_lesson_of(item.path) for index, item in items
+                       if owner.get(index) == number}
+    return sorted(lessons), jobs
 
 
 def _cache() -> Cache | None:

@@ -4,12 +4,16 @@ Serially, the plugin checks every collected lesson once, across every CPU (:mod:
 Under ``-n N`` each worker is a process of its own; if each checked every lesson, the corpus
 would be checked N times over. With xdist's default scheduling (``--dist load``) the plugin
 schedules its lessons itself, :class:`LessonScheduling`: every item of one lesson goes to one
-worker, each worker's share is fixed before any item runs, and the worker checks its share,
-and nothing else, when its first item runs. Both sides compute the shares with
-:func:`shares` from the collection, which xdist has checked is the same list of node ids on
-every worker. The controller checks nothing. Other items (the project's own tests) are
-scheduled as ``--dist load`` schedules them, and so is a lesson's item given back by a
-worker that died (the worker that takes it checks that lesson alone).
+worker, each worker's share is fixed before any item runs (and sent to it in chunks), and the
+worker checks its share, and nothing else, when its first item runs. Both sides compute the
+shares with :func:`shares` from the collection, which xdist has checked is the same list of
+node ids on every worker; a worker's number is its place among them (:func:`worker_number`).
+The controller checks nothing. Other items (the project's own tests) are scheduled as
+``--dist load`` schedules them, and so are the share of a worker that is not up when the
+items are shared out and the items a worker that died did not run (the worker that takes
+such a lesson checks it alone). A worker that collected a lesson outside every catalog checks
+every collected lesson (:func:`rlkl.pytest_plugin._to_check`): that lesson's corpus is the
+lessons checked with it.
 """
 
 from __future__ import annotations
@@ -77,11 +81,27 @@ def scheduled_here(config: pytest.Config) -> bool:
 
 
 class LessonScheduling(LoadScheduling):  # type: ignore[misc]  # xdist: no type hints
-    """``--dist load``, but each worker is sent its share of lessons (:func:`shares`) at
-    once; what is left is scheduled as :class:`xdist.scheduler.LoadScheduling` does."""
+    """``--dist load``, except that each worker runs the items of its own share of lessons
+    (:func:`shares`). A share is sent in chunks, as ``--dist load`` sizes them (a quarter of
+    what is left, at most ``--maxschedchunk``), so that ``-x`` and ``--maxfail`` stop a
+    worker soon; the other items, and the share of a worker that is not up (or died), are
+    scheduled as ``--dist load`` schedules them."""
 
     collection: list[str] | None  # the node ids, once every worker's collection is in
     maxschedchunk: int | None  # --maxschedchunk
+    unsent: dict[object, list[int]]  # by worker, what is left of its share, in order
+
+    def __init__(self, config: pytest.Config, log: object = None) -> None:
+        super().__init__(config, log)
+        self.unsent = {}
+
+    @property
+    def tests_finished(self) -> bool:
+        return not any(self.unsent.values()) and bool(super().tests_finished)
+
+    @property
+    def has_pending(self) -> bool:
+        return any(self.unsent.values()) or bool(super().has_pending)
 
     def schedule(self) -> None:
         assert self.collection_is_completed
@@ -94,15 +114,47 @@ class LessonScheduling(LoadScheduling):  # type: ignore[misc]  # xdist: no type 
                 return
             if self.maxschedchunk is None:
                 self.maxschedchunk = len(self.collection)
-            by_number = {worker_number(node.workerinput): node for node in self.nodes}
-            # as every worker computes them (``workercount``), if each is up; else none
-            owner = shares(self.collection, self.numnodes) \
-                if set(by_number) == set(range(self.numnodes)) else {}
-            self.pending[:] = [i for i in range(len(self.collection)) if i not in owner]
-            for number, node in by_number.items():
-                share = sorted(i for i, worker in owner.items() if worker == number)
-                if share:
-                    self.node2pending[node].extend(share)
-                    node.send_runtest_some(share)
+            # every worker computes the same shares for its number, gw0 … gw(numnodes - 1)
+            owner = shares(self.collection, self.numnodes)
+            up = {worker_number(node.workerinput): node for node in self.nodes}
+            for number, node in up.items():
+                if number is not None:
+                    self.unsent[node] = sorted(i for i, w in owner.items() if w == number)
+            self.pending[:] = [i for i in range(len(self.collection))
+                               if up.get(owner.get(i)) not in self.unsent]
+            for node, share in self.unsent.items():
+                self._send_share(node, max(2, min(len(share) // 4, self.maxschedchunk)))
         for node in self.nodes:
-            self.check_schedule(node)  # the rest, or shutdown when nothing is left
+            if not self.unsent.get(node):
+                self.check_schedule(node)  # the rest, or shutdown when nothing is left
+
+    def check_schedule(self, node: object, duration: float = 0) -> None:
+        """Top up a worker's queue from its share (as :class:`LoadScheduling` tops it up
+        from the items left), then from the other items once its share is sent."""
+        share = self.unsent.get(node)
+        if not share:
+            super().check_schedule(node, duration=duration)
+            return
+        if node.shutting_down:  # type: ignore[attr-defined]
+            return
+        queued = self.node2pending[node]
+        if len(queued) < max(2, len(share) // 4) and not (duration >= 0.1 and len(queued) >= 2):
+            self._send_share(node, min(max(2, len(share) // 2) - len(queued),
+                                       max(2 - len(queued), self.maxschedchunk or 0)))
+
+    def remove_node(self, node: object) -> str | None:
+        """A worker gone: what it did not run, its unsent share too, goes to the others."""
+        unsent = self.unsent.pop(node, [])
+        self.pending.extend(unsent)
+        crashed: str | None = super().remove_node(node)
+        if unsent and crashed is None:  # xdist reschedules only when items were queued
+            for other in self.nodes:
+                self.check_schedule(other)
+        return crashed
+
+    def _send_share(self, node: object, count: int) -> None:
+        share = self.unsent[node]
+        sent, share[:] = share[:count], share[count:]
+        if sent:
+            self.node2pending[node].extend(sent)
+            node.send_runtest_some(sent)  # type: ignore[attr-defined]

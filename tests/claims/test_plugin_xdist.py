@@ -7,6 +7,7 @@ lessons ``rlkl check``'s work is done on (:func:`rlkl.check.check_lesson`).
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from typing import Any
@@ -90,34 +91,68 @@ def _scheduled(nodeids: list[str], workers: int = 2) -> tuple[LessonScheduling, 
 
 
 def _run_all(scheduler: LessonScheduling, nodes: list[_Worker]) -> None:
-    """The workers run what they were sent, an item each in turn, until nothing is left."""
-    while scheduler.has_pending:
+    """The workers run what they were sent, an item each in turn, until none has more."""
+    while any(scheduler.node2pending[node] for node in nodes):
         for node in nodes:
             if scheduler.node2pending[node]:
                 scheduler.mark_test_complete(node, scheduler.node2pending[node][0])
 
 
-def test_each_worker_is_sent_its_whole_share_first_and_the_rest_as_load_schedules_it() -> None:
+def _mine(nodeids: list[str], number: int, workers: int = 2) -> list[int]:
+    return sorted(i for i, worker in shares(nodeids, workers).items() if worker == number)
+
+
+def test_each_worker_runs_its_share_and_the_rest_as_load_schedules_it() -> None:
     scheduler, nodes = _scheduled(NODEIDS)
-    owner = shares(NODEIDS, 2)
-    for number, node in enumerate(nodes):
-        mine = sorted(i for i, worker in owner.items() if worker == number)
-        assert node.sent[: len(mine)] == mine  # its share, in collection order, at once
     _run_all(scheduler, nodes)
+    for number, node in enumerate(nodes):
+        mine = _mine(NODEIDS, number)
+        assert node.sent[: len(mine)] == mine  # its share, in collection order, first
+        others = {i for i in shares(NODEIDS, 2) if i not in mine}
+        assert not others & set(node.sent)  # and no item of another worker's share
     sent = sorted(i for node in nodes for i in node.sent)
     assert sent == list(range(len(NODEIDS)))  # every item once, the project's tests too
     assert all(node.shutting_down for node in nodes)
 
 
+LARGE = [f"content/l{n}/fixtures.json::c{i}" for n in range(10) for i in range(40)]
+
+
+def test_a_share_is_sent_in_chunks_so_a_stop_takes_effect_soon() -> None:
+    """``-x`` or ``--maxfail`` shuts the workers down: each then runs only what it was sent."""
+    scheduler, nodes = _scheduled(LARGE)
+    for number, node in enumerate(nodes):
+        assert node.sent == _mine(LARGE, number)[:50]  # a quarter of its 200 items
+    for node in nodes:
+        node.shutdown()
+    _run_all(scheduler, nodes)
+    assert [len(node.sent) for node in nodes] == [50, 50]
+
+
+def test_maxschedchunk_caps_a_chunk_of_a_share() -> None:
+    scheduler = LessonScheduling(_Config(2))
+    scheduler.maxschedchunk = 3
+    nodes = [_Worker(n, 2) for n in range(2)]
+    for node in nodes:
+        scheduler.add_node(node)
+        scheduler.add_node_collection(node, LARGE)
+    scheduler.schedule()
+    assert [len(node.sent) for node in nodes] == [3, 3]
+    _run_all(scheduler, nodes)
+    assert [node.sent for node in nodes] == [_mine(LARGE, 0), _mine(LARGE, 1)]
+
+
 def test_a_dead_workers_items_go_to_the_others() -> None:
-    scheduler, (first, second) = _scheduled(NODEIDS)
+    scheduler, (first, second) = _scheduled(LARGE)
+    unsent = _mine(LARGE, 0)[len(first.sent):]
     crashed = scheduler.remove_node(first)
-    assert crashed == NODEIDS[first.sent[0]]  # the item it was running
+    assert crashed == LARGE[first.sent[0]]  # the item it was running
     _run_all(scheduler, [second])
-    assert set(first.sent[1:]) <= set(second.sent)  # the rest, given to the live worker
+    assert set(first.sent[1:]) | set(unsent) <= set(second.sent)  # the rest of its share too
+    assert sorted(second.sent) == [i for i in range(len(LARGE)) if LARGE[i] != crashed]
 
 
-def test_with_one_worker_short_nothing_is_shared_out() -> None:
+def test_a_worker_that_is_not_up_leaves_its_share_to_the_others() -> None:
     scheduler = LessonScheduling(_Config(2))
     nodes = [_Worker(0, 2), _Worker(5, 2)]  # gw1 never came up; gw5 took its place
     for node in nodes:
@@ -126,7 +161,9 @@ def test_with_one_worker_short_nothing_is_shared_out() -> None:
     scheduler.schedule()
     _run_all(scheduler, nodes)
     assert sorted(nodes[0].sent + nodes[1].sent) == list(range(len(NODEIDS)))
-    assert nodes[0].sent[:2] == [0, 1]  # load scheduling's chunks, from the front
+    mine = _mine(NODEIDS, 0)
+    assert nodes[0].sent[: len(mine)] == mine  # gw0 still runs its own share (it checks it)
+    assert not set(mine) & set(nodes[1].sent)
 
 
 @pytest.fixture
@@ -218,3 +255,29 @@ def test_the_projects_own_tests_run_beside_the_lessons(
     result.assert_outcomes(failed=1, passed=sum(_items(lesson) for lesson in LESSONS) - 1 + 40)
     assert sorted(line.split()[1] for line in log.read_text(encoding="utf-8").splitlines()) \
         == sorted(LESSONS)
+
+
+def test_lessons_outside_every_catalog_get_the_serial_verdicts(
+    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no catalog, a lesson's corpus is the lessons checked with it: a worker checking
+    only its share would find the lessons it relates to missing (RLKL303)."""
+    root = corpus.path / "content"
+    (root / "catalog.json").unlink()
+    for lesson in LESSONS:
+        path = root / lesson / "lesson.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["prerequisites"] = []
+        data["related"] = [other for other in LESSONS if other != lesson]
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.setenv("RLKL_TEST_CHECKED", str(corpus.path / "checked.log"))
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("RLKL_CACHE_DIR", "off")
+    outcomes = []
+    for args in (["-p", "no:xdist"], ["-n", "2"]):
+        result = corpus.runpytest_subprocess("content", "-p", "no:cacheprovider", "-rf", *args)
+        failed = sorted(line.split(" - ")[0] for line in result.outlines
+                        if line.startswith("FAILED "))
+        outcomes.append((result.parseoutcomes(), failed))
+    assert outcomes[0] == outcomes[1]
+    assert len(outcomes[0][1]) == 1  # the broken seed claim, and no RLKL303
