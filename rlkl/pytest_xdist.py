@@ -116,12 +116,12 @@ class LessonScheduling(LoadScheduling):  # type: ignore[misc]  # xdist: no type 
                 self.maxschedchunk = len(self.collection)
             # every worker computes the same shares for its number, gw0 … gw(numnodes - 1)
             owner = shares(self.collection, self.numnodes)
-            up = {worker_number(node.workerinput): node for node in self.nodes}
-            for number, node in up.items():
-                if number is not None:
-                    self.unsent[node] = sorted(i for i, w in owner.items() if w == number)
+            numbered = {number: node for node in self.nodes
+                        if (number := worker_number(node.workerinput)) is not None}
+            for number, node in numbered.items():
+                self.unsent[node] = sorted(i for i, w in owner.items() if w == number)
             self.pending[:] = [i for i in range(len(self.collection))
-                               if up.get(owner.get(i)) not in self.unsent]
+                               if owner.get(i) not in numbered]
             for node, share in self.unsent.items():
                 self._send_share(node, max(2, min(len(share) // 4, self.maxschedchunk)))
         for node in self.nodes:
