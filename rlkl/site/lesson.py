@@ -79,26 +79,56 @@ _HELD = re.compile(  # rlkl writes each whole; a number's text has no markup
     r"<math\b.*?</math>|<svg\b.*?</svg>|(<span class=\"rlkl-num[^>]*>)([^<]*)(</span>)",
     re.DOTALL)
 _HELD_TOKEN = re.compile(r"<!--rlkl-held-(\d+)-->")
+_EXCLUDED = re.compile(r"<([a-z][a-z0-9]*)\b[^>]*\sdata-search-exclude[\s>=]")
+_HEADING = re.compile(r"<h[1-6]\b")
 
 
-def hold_back(html: str) -> tuple[str, tuple[str, ...]]:
-    """``html`` with its MathML and SVG held back, a comment standing for each, and what
-    was held; of each marked number, its tags (its text stays). What reads a page's content
-    before it is written (the search index) then skips them: MathML is two fifths of a
-    lesson page's elements and nothing to search for, a number's record is a tenth of its
-    bytes, and parsing them was most of the index's time. (Lesson text is escaped, so only
-    the markup rlkl writes holds ``<math``, ``<svg`` or ``<span``.)"""
+def _element_end(html: str, tag: str, start: int) -> int | None:
+    """Where the element whose start tag opens before ``start`` ends (after its end tag),
+    counting the ``tag`` elements nested in it; None when it is not closed."""
+    depth = 1
+    for found in re.finditer(rf"<(/?){tag}\b[^>]*>", html[start:]):
+        depth += -1 if found.group(1) else 1
+        if depth == 0:
+            return start + found.end()
+    return None
+
+
+def hold_back(html: str, blocks: Sequence[str] = ()) -> tuple[str, tuple[str, ...]]:
+    """``html`` with its placeholders filled (:func:`fill`), what no reader of the page's
+    content before it is written (the search index) needs held back, a comment standing for
+    each, and what was held. Held whole: MathML, SVG, and each element of the ``blocks`` rlkl
+    marks ``data-search-exclude`` (with no heading in it); of each marked number, its tags
+    (its text stays). MathML is two fifths of a lesson page's elements, the excluded parts
+    (explorable data, code, tables) half its bytes, and parsing them was most of the index's
+    time. Held whole, an excluded element is also excluded whole: the index's parser
+    (mkdocs-material's) takes a ``</div>`` nested in an excluded ``<div>`` for its end and
+    indexed the rest of it. (Lesson text is escaped, so only the markup rlkl writes holds
+    ``<math``, ``<svg``, ``<span`` or a ``data-search-exclude`` attribute.)"""
     held: list[str] = []
 
     def token(markup: str) -> str:
         held.append(markup)
         return f"<!--rlkl-held-{len(held) - 1}-->"
 
+    def excluded(block: str) -> str:
+        parts, done, at = [], 0, 0
+        while (found := _EXCLUDED.search(block, at)) is not None:
+            end = _element_end(block, found.group(1), found.end())
+            if end is None or _HEADING.search(block, found.start(), end):
+                at = found.end()  # left to the index (an excluded element inside may not be)
+                continue
+            parts += [block[done:found.start()], token(block[found.start():end])]
+            done = at = end
+        return "".join(parts) + block[done:]
+
     def keep(match: re.Match[str]) -> str:
         if match.group(1) is None:
             return token(match.group(0))
         return token(match.group(1)) + match.group(2) + token(match.group(3))
 
+    if blocks:
+        html = fill(html, [excluded(block) for block in blocks])
     return _HELD.sub(keep, html), tuple(held)
 
 

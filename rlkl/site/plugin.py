@@ -46,7 +46,6 @@ from rlkl.site.kept import (
 )
 from rlkl.site.lesson import (
     Link,
-    fill,
     hold_back,
     lesson_page,
     links_from,
@@ -104,7 +103,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.content: Path | None = None  # the lesson folder (watched by `rlkl site serve`)
         self.pages: dict[str, str] = {}
         self.blocks: dict[str, tuple[str, ...]] = {}
-        self.held: dict[str, tuple[str, ...]] = {}  # by page: its MathML and SVG (hold_back)
+        self.held: dict[str, tuple[str, ...]] = {}  # by page: what hold_back held back
         self.binary: dict[str, bytes] = {}
         self.jobs = 1  # processes for the check: more only for a batch build, never in serve
         self.cache: Cache | None = None
@@ -330,7 +329,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             page.present_anchor_ids = set(kept.anchors)
             return html
         blocks = self.blocks.get(page.file.src_uri)
-        content, self.held[page.file.src_uri] = hold_back(fill(html, blocks) if blocks else html)
+        content, self.held[page.file.src_uri] = hold_back(html, blocks or ())
         return content
 
     def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:

@@ -77,6 +77,20 @@ def test_the_search_index_holds_each_lessons_sections(site, check) -> None:
         assert not any("rlkl-held" in d["text"] for d in docs)
 
 
+def test_what_a_page_excludes_from_search_is_not_indexed(site, check) -> None:
+    """A lesson's "change one variable" controls are marked data-search-exclude and sit in
+    nested <div>s, which mkdocs-material's parser took for the end of the excluded one: the
+    index held every control's name after the first. Only the section's heading is left."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    texts = {d["location"]: d["text"] for d in index["docs"]}
+    for record in check.records().values():
+        assert record.explorable is not None
+        text = texts[f"lessons/{record.lesson.id}/#change-one-variable"]
+        for control in record.explorable.controls:
+            assert f"<code>{control.name}</code>" not in text, record.lesson.id
+        assert "lesson's values" not in text
+
+
 def test_the_page_follows_the_published_order(site) -> None:
     html = (site / "lessons/ppo-clipped-objective/index.html").read_text("utf-8")
     anchors = ["establishes", "mechanism", "symbols", "derivation", "change-one-variable",

@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from rlkl.site.build import SiteError
 from rlkl.site.html import href, marked
+from rlkl.site.lesson import TOKEN, hold_back, put_back
 from rlkl.site.mathml import MathError, to_mathml
 from rlkl.site.records import Mark
 from tests.site.helpers import HOSTILE, HOSTILE_URL, build, hostile_corpus, hostile_lesson, page
@@ -166,3 +167,24 @@ def test_notation_the_author_marks_is_inline_math_and_nothing_else() -> None:
     assert str(prose(r"\(\frac{1}\)")).count("<math") <= 1  # refused or rendered, never raw
     with_number = str(marked(r"\(x^2\) then \(1.4 r\)", [Mark(15, 18, "1.4", "verified", "d")]))
     assert with_number.count("<math") == 1 and "\\(" in with_number  # the second stays text
+
+
+def test_what_the_search_index_skips_is_held_back_and_put_back_byte_for_byte() -> None:
+    """Of rlkl's blocks, each data-search-exclude element is held back whole (nested
+    elements of its own tag included), and so are MathML and a marked number's tags; one
+    holding a heading is left to the index (a heading starts a section even there); the
+    page's other HTML is not touched."""
+    blocks = [
+        '<div class="a" data-search-exclude><div>one</div><p>two</p></div><p>kept</p>',
+        '<table data-search-exclude><tr><td><math><mi>x</mi></math></td></tr></table>',
+        '<div data-search-exclude><h3 id="h">Heading</h3><p data-search-exclude>x</p></div>',
+        '<p>ratio <span class="rlkl-num" data-detail="d">1.4</span></p>',
+    ]
+    html = "".join(f"<p>{TOKEN}{i}</p>\n" for i in range(len(blocks)))
+    html += '<div data-search-exclude><div>a page of its own</div></div>'
+    held, parts = hold_back(html, blocks)
+    for text in ("one", "two", "<math", 'data-detail="d"', ">x<"):
+        assert text not in held
+    for text in ("kept", "Heading", "ratio ", "1.4", "a page of its own"):
+        assert text in held
+    assert put_back(held, parts) == "".join(f"{b}\n" for b in blocks) + html.rsplit("\n", 1)[1]
