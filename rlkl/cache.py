@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from rlkl.atomic import write_atomic
-from rlkl.cache_dir import cache_root
+from rlkl.cache_dir import cache_root, used, written
 from rlkl.claims.bindings.model import FILENAME as BINDINGS_FILE
 from rlkl.claims.equations.latex_cache import reader_versions
 from rlkl.claims.fixtures.fixtures import FILENAME as FIXTURES_FILE
@@ -223,11 +223,15 @@ class Cache:
 
     def _read(self, name: str) -> dict[str, Any] | None:
         """The data of the entry file ``name``, None when it is missing or damaged."""
+        path = self.folder / f"{name}.json"
         try:
-            data = json.loads(read_regular(self.folder / f"{name}.json", MAX_BYTES))
+            data = json.loads(read_regular(path, MAX_BYTES))
         except (LoadError, ValueError):
             return None
-        return data if isinstance(data, dict) and isinstance(data.get("key"), str) else None
+        if not (isinstance(data, dict) and isinstance(data.get("key"), str)):
+            return None
+        used(path)  # the folder is pruned least recently used first (rlkl.cache_dir)
+        return data
 
     def put(self, key: Key, entry: LessonReport) -> bool:
         """Store the report ``entry`` for ``key`` (only a finished lesson's, with its facts
@@ -256,6 +260,7 @@ class Cache:
             write_atomic(self.folder / f"{name}.json", text, through_links=False)
         except (OSError, TypeError, ValueError):
             return False  # a cache that cannot be written is only slower
+        written(self.folder)  # kept under its size limit (rlkl.cache_dir)
         return True
 
 

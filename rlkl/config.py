@@ -53,6 +53,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("cache-dir", 'path or "off"', "`$XDG_CACHE_HOME/rlkl`",
             "Where check results and equation readings are cached (safe to delete); "
             '`"off"` turns caching off.', "`RLKL_CACHE_DIR`, `--no-cache`", '".cache/rlkl"'),
+    Setting("cache-size", "integer ≥ 1 (MiB)", "1024",
+            "The cache folder's size limit: beyond it, the entries used longest ago are "
+            "removed.", "`RLKL_CACHE_SIZE`", "4096"),
     Setting("jobs", "integer ≥ 1", "one per CPU",
             "Processes for a large corpus (48 lessons or more).", "`--jobs`", "2"),
     Setting("select", "list of selectors", '["ALL"]',
@@ -93,6 +96,18 @@ SETTINGS: tuple[Setting, ...] = (
 _KEYS = {s.key: s for s in SETTINGS}
 
 
+def export_cache(config: Config) -> None:
+    """The configuration's ``cache-dir`` and ``cache-size`` as the run's (its processes' and
+    the equation reader's too): the environment variables they stand for, unless those are
+    set (the environment wins, as the command line does)."""
+    import os
+
+    for name, value in (("RLKL_CACHE_DIR", config.cache_dir),
+                        ("RLKL_CACHE_SIZE", config.cache_size)):
+        if value is not None and not os.environ.get(name):
+            os.environ[name] = str(value)
+
+
 @dataclass(frozen=True)
 class SiteOptions:
     """The ``site.*`` keys (None: not set)."""
@@ -119,6 +134,7 @@ class Config:
     content: tuple[Path, ...] | None = None
     content_at: tuple[int, int] = (1, 1)  # where ``content`` is written (RLKL806)
     cache_dir: str | None = None
+    cache_size: int | None = None  # MiB
     jobs: int | None = None
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
@@ -282,7 +298,8 @@ class _Reader:
             content=tuple(root / c for c in content) if content is not None else None,
             content_at=self.where("content"),
             cache_dir=self._cache_dir(data, root),
-            jobs=self._jobs(data),
+            cache_size=self._whole(data, "cache-size"),
+            jobs=self._whole(data, "jobs"),
             select=self._selectors(data, "select"),
             extend_select=self._selectors(data, "extend-select") or (),
             ignore=self._selectors(data, "ignore", ignoring=True) or (),
@@ -334,11 +351,11 @@ class _Reader:
             raise self._wrong((key,), "true or false", value)
         return value
 
-    def _jobs(self, data: Mapping[str, Any]) -> int | None:
-        value = data.get("jobs")
+    def _whole(self, data: Mapping[str, Any], key: str) -> int | None:
+        value = data.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or value < 1):
-            raise self._wrong(("jobs",), "an integer of 1 or more", value)
+            raise self._wrong((key,), "an integer of 1 or more", value)
         return value
 
     def _cache_dir(self, data: Mapping[str, Any], root: Path) -> str | None:

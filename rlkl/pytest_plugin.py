@@ -38,7 +38,7 @@ from rlkl.claims.evaluation.precision import describe
 from rlkl.claims.fixtures.changes import Change, Status, message
 from rlkl.claims.fixtures.fixtures import FILENAME
 from rlkl.claims.report import Check, LessonReport
-from rlkl.config import ConfigError
+from rlkl.config import ConfigError, export_cache
 from rlkl.config import load as load_project
 from rlkl.corpus import LESSON_FILE as LESSON
 from rlkl.diagnostics import FAILING, Diagnostic, Severity, brief
@@ -97,6 +97,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_PER_LESSON] = chosen == "lesson"
     try:
         project = load_project(config.rootpath)
+        export_cache(project)  # its cache-dir and cache-size, as rlkl check takes them
         config.stash[_RULES] = project.rules()
         activate(project.functions, project.root)  # the authors' functions, as rlkl check
     except (ConfigError, SelectorError, ExtensionError) as error:

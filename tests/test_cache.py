@@ -296,3 +296,80 @@ def test_a_summary_cache_reads_no_rows_and_a_rows_cache_never_mixes_keys(tmp_pat
     rows[0].write_text(json.dumps(other), encoding="utf-8")
     again = check_paths([space.root / SEED], cache=Cache(folder))
     assert again.cached == 0 and again.reports[0].checks == report.checks
+
+
+def _aged(folder: Path, names: list[str], start: float) -> None:
+    """Give the entries ``names`` last uses one minute apart, the first the oldest."""
+    for minute, name in enumerate(names):
+        os.utime(folder / f"{name}.json", (start + 60 * minute, start + 60 * minute))
+
+
+def test_the_folder_is_pruned_to_its_limit_least_recently_used_first(tmp_path: Path) -> None:
+    """Over its limit, the folder keeps the entries used last (reading one counts as a use)
+    down to 80% of the limit; under it, nothing is removed."""
+    from rlkl.cache_dir import prune
+
+    folder = tmp_path / "cache"
+    store = Cache(folder)
+    names = [f"{n:064x}" for n in range(6)]
+    for name in names:
+        store.put_derived("site-page", name, "x" * 100_000)
+    _aged(folder, [f"site-page-{n}" for n in names], time.time() - 3600)
+    assert store.derived("site-page", names[0]) == "x" * 100_000  # the oldest, used now
+    size = sum(p.stat().st_size for p in folder.iterdir())
+    assert prune(folder, size) == 0
+    assert prune(folder, 400_000) > 0
+    left = {p.name.removeprefix("site-page-").removesuffix(".json")
+            for p in folder.glob("site-page-*")}
+    assert left == {names[0], names[4], names[5]}
+    assert sum(p.stat().st_size for p in folder.iterdir()) <= 0.8 * 400_000
+
+
+def test_a_write_prunes_the_folder_at_most_every_ten_minutes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``RLKL_CACHE_SIZE`` (MiB) is the limit a write keeps the folder under; the folder is
+    looked at once, then not again until its stamp is ten minutes old."""
+    from rlkl import cache_dir
+
+    monkeypatch.setenv("RLKL_CACHE_SIZE", "1")
+    folder = tmp_path / "cache"
+    store = Cache(folder)
+    store.put_derived("site-page", "0" * 64, "first")  # looks at the folder: nothing to do
+    old = folder / "old-entry.json"
+    old.write_bytes(b"x" * (2 << 20))
+    os.utime(old, (time.time() - 86400,) * 2)
+    store.put_derived("site-page", "1" * 64, "second")
+    assert old.exists(), "looked at again within ten minutes"
+    stamp = folder / ".pruned"
+    os.utime(stamp, (time.time() - cache_dir.PRUNE_EVERY_S - 1,) * 2)
+    store.put_derived("site-page", "2" * 64, "third")
+    assert not old.exists()
+    assert store.derived("site-page", "1" * 64) == "second"
+    for value, limit in [("", 1024), ("0", 1024), ("x", 1024), ("-5", 1024), ("64", 64)]:
+        monkeypatch.setenv("RLKL_CACHE_SIZE", value)
+        assert cache_dir.size_limit() == limit << 20
+
+
+def test_the_configured_cache_size_limits_rlkl_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cache-size`` in rlkl.toml is the limit of the run (the environment wins): a folder
+    grown past it by older entries is pruned by the check's writes, its own entries kept."""
+    Workspace.copy(tmp_path)
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    for n in range(3):
+        junk = folder / f"{n:064x}.json"
+        junk.write_bytes(b"x" * (1 << 20))
+        os.utime(junk, (time.time() - 86400,) * 2)
+    (tmp_path / "rlkl.toml").write_text('cache-dir = "cache"\ncache-size = 2\n', "utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RLKL_CACHE_DIR", raising=False)
+    monkeypatch.delenv("RLKL_CACHE_SIZE", raising=False)
+    result = CliRunner().invoke(main, ["check", "content"])
+    assert result.exit_code == 0, result.output
+    assert os.environ["RLKL_CACHE_SIZE"] == "2"
+    assert sum(p.stat().st_size for p in folder.iterdir()) <= 0.8 * (2 << 20)
+    assert CliRunner().invoke(main, ["check", "content", "--format", "json"]).exit_code == 0
+    assert len(list(folder.glob("*.rows.json"))) == 1, "the check's own entry was pruned"

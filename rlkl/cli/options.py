@@ -254,16 +254,15 @@ def activate_functions(config: Config) -> None:
 
 def load_project(*, isolated: bool = False) -> Config:
     """The configuration that applies in the working folder (:func:`rlkl.config.load`); a
-    wrong file is a located usage error. Its ``cache-dir`` becomes the run's cache folder
-    (``RLKL_CACHE_DIR`` still wins, as the command line does)."""
-    from rlkl.config import load
+    wrong file is a located usage error. Its ``cache-dir`` and ``cache-size`` become the
+    run's (:func:`rlkl.config.export_cache`)."""
+    from rlkl.config import export_cache, load
 
     try:
         config = load(isolated=isolated)
     except ConfigError as error:
         raise ConfigUsage(error) from None
-    if config.cache_dir is not None and not os.environ.get("RLKL_CACHE_DIR"):
-        os.environ["RLKL_CACHE_DIR"] = config.cache_dir  # also the workers' and equations'
+    export_cache(config)
     return config
 
 

@@ -27,7 +27,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 
 from rlkl.cache import Cache, default_dir
 from rlkl.config import Config as Project
-from rlkl.config import ConfigError
+from rlkl.config import ConfigError, export_cache
 from rlkl.config import load as load_project
 from rlkl.extensions import ExtensionError, activate
 from rlkl.pool import cpu_jobs
@@ -136,6 +136,7 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         try:  # the project's rule selection and functions, as `rlkl check` here reads them
             project = load_project()
+            export_cache(project)  # its cache-dir and cache-size, as rlkl check takes them
             rules = project.rules()
             activate(project.functions, project.root)
         except (ConfigError, SelectorError, ExtensionError) as error:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rlkl.atomic import write_atomic
-from rlkl.cache_dir import cache_root
+from rlkl.cache_dir import cache_root, used, written
 
 MAX_ENTRIES = 4096
 MAX_TREE_DEPTH = 200
@@ -98,9 +98,10 @@ def lookup(rhs: str) -> dict[str, Any] | None:
     """The stored reading of ``rhs``: ``{"tree", "identifiers", "elements"}`` or
     ``{"error"}``; None when absent or malformed."""
     path = cache_path()
-    entry = _entries(path).get(rhs) if path else None
-    if not isinstance(entry, dict):
+    entry = _entries(path).get(rhs) if path is not None else None
+    if path is None or not isinstance(entry, dict):
         return None
+    used(path)
     if isinstance(entry.get("error"), str):
         return {"error": entry["error"]}
     tree = _tree(entry.get("tree"))
@@ -131,4 +132,5 @@ def store(rhs: str, entry: dict[str, Any]) -> None:
             if older != path:
                 older.unlink(missing_ok=True)  # another reader's or sympy's readings
     except OSError:
-        pass  # a cache that cannot be written is only slower
+        return  # a cache that cannot be written is only slower
+    written(path.parent)
