@@ -428,6 +428,13 @@ def test_cases_are_read_piecewise_first_row_that_holds() -> None:
     got = evaluate(piecewise, {"rho_t": np.array([1.4, 1.4, 0.5, 0.9]),
                                "A_hat_t": np.array([2.0, -2.0, 2.0, 2.0]), "epsilon": 0.2})
     np.testing.assert_allclose(got, [0.0, -2.8, -1.0, 1.8])
+    for i, want in enumerate(got):  # one point at a time (a grid): the same float64 values
+        one = evaluate(piecewise, {"rho_t": [1.4, 1.4, 0.5, 0.9][i],
+                                   "A_hat_t": [2.0, -2.0, 2.0, 2.0][i], "epsilon": 0.2})
+        assert type(one) is np.float64 and one == want
+    none_holds = parse_relation(r"\begin{cases}1 & x>0\\ 2 & x<-1\end{cases}")
+    assert np.isnan(evaluate(none_holds, {"x": -0.5}))
+    assert np.isnan(evaluate(none_holds, {"x": np.array([-0.5])})).all()
     with pytest.raises(EquationError, match="one comparison"):
         parse_relation(r"\begin{cases}1 & x \end{cases}")
     with pytest.raises(EquationError, match="one &"):

@@ -692,6 +692,10 @@ def _select(rows: Any, walk: Any) -> Any:
             held = np.logical_and(held, _COMPARE[op](walk(left), walk(right)))
         values.append(walk(value))
         holds.append(held)
+    if all(np.ndim(v) == 0 for v in values) and all(np.ndim(h) == 0 for h in holds):
+        # one point (how a grid is compared): np.select's value without its arrays
+        return next((np.float64(v) for v, h in zip(values, holds, strict=True) if h),
+                    np.float64(np.nan))
     shape = np.broadcast_shapes(*(np.shape(v) for v in values), *(np.shape(h) for h in holds))
     result = np.select([np.broadcast_to(h, shape) for h in holds],
                        [np.broadcast_to(np.asarray(v, dtype=np.float64), shape) for v in values],
