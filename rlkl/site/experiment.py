@@ -8,10 +8,12 @@ reproduces it and the one that runs the full default budget.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
+import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rlkl.cache import Cache
@@ -53,6 +55,52 @@ def experiment_page(cache: Cache | None = None) -> tuple[str, bytes]:
         cache.put_derived("experiment", key,
                           {"markdown": markdown, "png": base64.b64encode(png).decode()})
     return markdown, png
+
+
+class Later:
+    """The page made by a forked process at a low priority while the build goes on (its
+    check, its other pages), so that a CPU the build leaves idle runs it; :meth:`page` waits
+    for it. A process that could not make it (it raised, or died) leaves it to
+    :meth:`page`, which makes it here, so a failure is raised where it would be without."""
+
+    def __init__(self, cache: Cache | None) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.cache = cache
+        self._made, send = context.Pipe(duplex=False)
+        self._process = context.Process(target=_made_later, args=(cache, send), daemon=True,
+                                        name="rlkl-experiment")
+        self._process.start()
+        send.close()
+
+    def page(self) -> tuple[str, bytes]:
+        """:func:`experiment_page`, as the process made it, else made here."""
+        try:
+            made = self._made.recv()
+        except (EOFError, OSError):
+            made = None
+        finally:
+            self.close()
+        return made if made is not None else experiment_page(self.cache)
+
+    def close(self) -> None:
+        """End the process (once the page is received, or when the build fails)."""
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self._made.close()
+
+
+def _made_later(cache: Cache | None, send: Any) -> None:
+    with contextlib.suppress(OSError):
+        os.nice(10)  # the build's own processes first
+    try:
+        made: tuple[str, bytes] | None = experiment_page(cache)
+    except Exception:  # made again by the build, which reports what is wrong
+        made = None
+    send.send(made)
+    send.close()
 
 
 def _run_page() -> tuple[str, bytes]:

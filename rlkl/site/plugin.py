@@ -32,7 +32,8 @@ from rlkl.config import load as load_project
 from rlkl.extensions import ExtensionError, activate
 from rlkl.pool import cpu_jobs
 from rlkl.resources import schema_dir
-from rlkl.rules import SelectorError
+from rlkl.rules import Rules, SelectorError
+from rlkl.site.experiment import Later, experiment_page
 from rlkl.site.kept import (
     TEMPLATE,
     Kept,
@@ -146,6 +147,20 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(f"rlkl: content folder {content} does not exist")
         folder = default_dir() if self.config.cache else None
         cache = self.cache = Cache(folder) if folder is not None else None
+        later = None  # the experiment page, made beside the check in a batch build
+        if self.config.experiment and self.jobs > 1 and can_fork():
+            later = Later(cache)
+        try:
+            self._checked(config, content, rules, later)
+        finally:
+            if later is not None:
+                later.close()
+        return config
+
+    def _checked(self, config: MkDocsConfig, content: Path, rules: Rules,
+                 later: Later | None) -> None:
+        """The check, the navigation and every generated page (:meth:`on_config`)."""
+        cache = self.cache
         check = check_site(content, jobs=self.jobs, cache=cache, rules=rules)
         if check.errors:
             raise BuildFailed(check.report)
@@ -158,10 +173,10 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         self.kept, self.keys = {}, {}
         self.keepable = keepable(config)
         context = context_key(config) if cache is not None and self.keepable else ""
-        self.pages = self._render(check, bool(config.use_directory_urls), context)
-        return config
+        self.pages = self._render(check, bool(config.use_directory_urls), context, later)
 
-    def _render(self, check: SiteCheck, directory_urls: bool, context: str) -> dict[str, str]:
+    def _render(self, check: SiteCheck, directory_urls: bool, context: str,
+                later: Later | None = None) -> dict[str, str]:
         """Every generated page's Markdown. A lesson page an earlier build rendered in this
         same ``context`` (:mod:`rlkl.site.kept`; "" keeps none) is not made again: its
         Markdown only names the empty template its kept HTML is written through."""
@@ -217,10 +232,8 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         pages["reference/rules.md"] = rules_markdown()
         pages["reference/schema.md"] = schema_markdown(schema_dir())
         if self.config.experiment:
-            from rlkl.site.experiment import experiment_page
-
-            pages["experiment.md"], self.binary["experiment/plot.png"] = experiment_page(
-                self.cache)
+            pages["experiment.md"], self.binary["experiment/plot.png"] = (
+                later.page() if later is not None else experiment_page(self.cache))
         return pages
 
     def _nav(self, nav: Any, check: SiteCheck) -> Any:

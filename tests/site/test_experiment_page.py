@@ -42,3 +42,49 @@ def test_a_new_budget_is_a_new_key(monkeypatch) -> None:
     before = experiment.experiment_key()
     monkeypatch.setattr(experiment, "COMMAND", experiment.COMMAND + " --other")
     assert experiment.experiment_key() != before
+
+
+LATER = """
+import os, sys
+import rlkl.site.experiment as experiment
+
+parent = os.getpid()
+experiment._run_page = lambda: ("page", str(os.getpid()).encode())
+page, made_by = experiment.Later(None).page()
+assert page == "page" and int(made_by) != parent, "not made by the forked process"
+
+def broken():
+    raise RuntimeError("the run failed")
+
+experiment._run_page = broken
+try:
+    experiment.Later(None).page()
+except RuntimeError as error:
+    print("raised here:", error)
+
+def dies():
+    if os.getpid() != parent:
+        os._exit(3)
+    return ("page", b"made here")
+
+experiment._run_page = dies
+assert experiment.Later(None).page() == ("page", b"made here")
+print("ok")
+"""
+
+
+def test_the_page_made_beside_the_build_is_made_here_when_its_process_cannot(
+    tmp_path, monkeypatch
+) -> None:
+    """A batch build makes the page in a forked process (``Later``); a run that raises there
+    raises again in the build, and a process that dies leaves the page to the build. (In a
+    fresh interpreter: an xdist worker runs threads, and a process with threads is never
+    forked.)"""
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("RLKL_CACHE_DIR", str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", LATER], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["raised here: the run failed", "ok"]
