@@ -12,6 +12,7 @@ options override what the file says.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import sys
 from collections.abc import Mapping
@@ -100,8 +101,6 @@ def export_cache(config: Config) -> None:
     """The configuration's ``cache-dir`` and ``cache-size`` as the run's (its processes' and
     the equation reader's too): the environment variables they stand for, unless those are
     set (the environment wins, as the command line does)."""
-    import os
-
     for name, value in (("RLKL_CACHE_DIR", config.cache_dir),
                         ("RLKL_CACHE_SIZE", config.cache_size)):
         if value is not None and not os.environ.get(name):
