@@ -71,7 +71,8 @@ def _subscripted(value: str) -> Markup:
 
 
 def mark(item: Mark) -> Markup:
-    """One number: a focusable element whose status and detail live in escaped attributes.
+    """One number: a focusable element whose status is its class (``rlkl-verified``,
+    ``rlkl-input``, …) and whose detail lives in an escaped attribute.
 
     The site's CSS shows ``data-detail`` on hover and on focus (generated content, which
     browsers also expose to assistive technology while it is shown); one copy per number
@@ -83,7 +84,7 @@ def mark(item: Mark) -> Markup:
     moves = f' data-n="{int(item.n)}"' if item.n is not None else ""
     stop = "" if item.status == "input" else ' tabindex="0"'
     # plain concatenation of escaped parts: Markup.format costs ~0.2 ms a number
-    return Markup(f'<span class="rlkl-num rlkl-{status}"{stop} data-status="{status}"{moves} '
+    return Markup(f'<span class="rlkl-num rlkl-{status}"{stop}{moves} '
                   f'data-detail="{text(item.detail)}">{text(item.text)}</span>')
 
 

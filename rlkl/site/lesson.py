@@ -25,7 +25,7 @@ from rlkl.diagnostics import Diagnostic
 from rlkl.site.experiment import LESSONS as MATCHED_BUDGET_LESSONS
 from rlkl.site.html import href, marked, text
 from rlkl.site.mathml import MathError, relations, sides, to_mathml
-from rlkl.site.plot import chart_svg, with_scales
+from rlkl.site.plot import chart_svg, shipped
 from rlkl.site.records import LessonRecord
 
 
@@ -244,7 +244,7 @@ def lesson_markdown(
     if explorable is not None:
         chart = chart_svg(explorable.chart) if explorable.chart is not None else None
         add("change-one-variable", "03 · Change one variable",
-            macro("controls")(explorable, chart, explore_json(with_scales(explorable.data))))
+            macro("controls")(explorable, chart, explore_json(shipped(explorable.data))))
     add("example", "04 · Work through an example",
         macro("example")(lesson, p, record.script, record.core))
     matched_budget = url("experiment.md") if lesson.id in MATCHED_BUDGET_LESSONS else None

@@ -442,7 +442,8 @@ def _explorable(report: LessonReport, texts: Mapping[str, str],
                 ) -> tuple[Explorable | None, set[int]]:
     """The page's controls, plot and data (:mod:`rlkl.claims.explore`), and the numbers
     that move (their indexes in the report, which the data and the marks' ``n`` use);
-    None without controls."""
+    None without controls. The plot's data: the lesson's curve and, for each input that
+    moves it, the curve at each point of that input's range."""
     knobs, drawn = explored_
     if not knobs:
         return None, set()
@@ -461,9 +462,11 @@ def _explorable(report: LessonReport, texts: Mapping[str, str],
         shown = sorted({round(last * k / 4) for k in range(5)})
         chart = Chart(drawn.x_label, drawn.y_label, drawn.xs, drawn.ys, drawn.point,
                       tuple((x_knob.values[i], x_knob.texts[i]) for i in shown))
-        curves = {"": _drawn(drawn.ys)}
-        curves.update((f"{name}:{i}", _drawn(ys)) for (name, i), ys in drawn.moved.items())
-        data["plot"] = {"x": drawn.x, "xs": list(drawn.xs), "curves": curves,
+        moves = {name for name, _ in drawn.moved}
+        data["plot"] = {"x": drawn.x, "xs": list(drawn.xs), "curve": _drawn(drawn.ys),
+                        "moved": {k.name: [_drawn(drawn.moved[(k.name, i)])
+                                           for i in range(len(k.values))]
+                                  for k in knobs if k.name in moves},
                         "at": drawn.xs.index(drawn.point[0]),
                         "points": [drawn.xs.index(v) for v in x_knob.values]}
     return Explorable(controls, chart, data), moving

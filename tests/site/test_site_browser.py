@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -344,6 +345,97 @@ def test_moving_an_input_moves_exactly_the_numbers_computed_from_it(visit: Any,
                 assert moved == (want != before)
                 assert untrue == (n in knob.untrue and i in knob.untrue[n])
             assert got["summary"].startswith(f"{knob.name} = {knob.texts[i]}")
+    v.clean()
+
+
+EVERY_POINT_JS = """
+() => {
+  const section = document.querySelector('[data-rlkl-explore]');
+  const svg = section.querySelector('svg.rlkl-plot');
+  const sliders = [...section.querySelectorAll('input[data-knob]')];
+  const state = () => ({
+    marks: [...document.querySelectorAll('article .rlkl-num[data-n]')].map(m => [
+      +m.dataset.n, m.textContent]),
+    curve: svg ? svg.querySelector('.rlkl-curve').getAttribute('points') : null,
+  });
+  const authored = state(), moves = [];
+  sliders.forEach((slider, k) => {
+    for (let i = 0; i <= +slider.max; i++) {
+      slider.value = String(i);
+      slider.dispatchEvent(new Event('input', {bubbles: true}));
+      moves.push([k, i, state()]);
+    }
+  });
+  return {data: section.rlklExplore, authored, moves,
+          frame: svg ? ['x0', 'x1'].map(k => +svg.dataset[k]) : null};
+}
+"""
+
+
+def _drawn(ys: Sequence[float | None]) -> list[float | None]:
+    """A curve as the page draws it: 6 significant digits (rlkl.site.records)."""
+    return [None if y is None else float(f"{y:.6g}") for y in ys]
+
+
+def _exact(values: Sequence[Any]) -> list[str | None]:
+    """Numbers as doubles, to compare exactly (Playwright gives whole ones as int)."""
+    return [None if v is None else float(v).hex() for v in values]
+
+
+def _fixed(value: float) -> str:
+    """JavaScript's ``value.toFixed(1)``: the exact double rounded, a tie away from 0."""
+    text = str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    return "0.0" if text == "-0.0" and value == 0 else text
+
+
+def _polyline(xs: Sequence[float], ys: Sequence[float | None], x0: float, x1: float) -> str:
+    """The ``points`` rlkl.js's ``redraw`` writes for a curve, in the same double
+    arithmetic and order, with its vertical range from :func:`scale`."""
+    low, high = scale(ys)
+    return " ".join(
+        _fixed(PAD + (WIDTH - 2 * PAD) * (x - x0) / ((x1 - x0) or 1)) + "," +
+        _fixed(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (y - low) / (high - low))
+        for x, y in zip(xs, ys, strict=True) if y is not None)
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_the_page_unpacks_every_text_and_curve_exactly(visit: Any, lesson: str) -> None:
+    """The explorable data ships each repeated part once (rlkl.site.plot.shipped); the
+    page's script gets back exactly what the records give: each input's texts, each moving
+    number's text at every point of every input's range, the plot's grid and every curve
+    (value for value, as doubles). Moved to every point of every range, the page shows
+    those texts in the marked numbers and draws the curve of that point."""
+    report = _reports()[lesson]
+    knobs = explore(report)
+    drawn = plot(report, knobs)
+    v = visit(f"lessons/{lesson}/")
+    got = v.page.evaluate(EVERY_POINT_JS)
+    data = got["data"]
+    assert [k["name"] for k in data["knobs"]] == [k.name for k in knobs]
+    for shown, knob in zip(data["knobs"], knobs, strict=True):
+        assert shown["texts"] == list(knob.texts) and shown["at"] == knob.at
+        assert shown["numbers"] == {str(n): list(t) for n, t in knob.numbers.items()}
+        assert shown["untrue"] == {str(n): list(p) for n, p in knob.untrue.items()}
+    if drawn is not None:
+        shipped = data["plot"]
+        assert _exact(shipped["xs"]) == _exact(drawn.xs)
+        assert _exact(shipped["ys"][shipped["curve"]]) == _exact(_drawn(drawn.ys))
+        for (name, i), ys in drawn.moved.items():
+            assert _exact(shipped["ys"][shipped["moved"][name][i]]) == _exact(_drawn(ys))
+        for ys, (low, high) in zip(shipped["ys"], shipped["scales"], strict=True):
+            assert _exact([low, high]) == _exact(scale(ys))
+    authored = dict(got["authored"]["marks"])
+    assert len(got["moves"]) == sum(len(k.values) for k in knobs)
+    for k, i, state in got["moves"]:
+        knob = knobs[k]
+        for n, text in state["marks"]:
+            want = knob.numbers[n][i] if n in knob.numbers else authored[n]
+            assert text == want, (knob.name, knob.texts[i], n, text, want)
+        if drawn is not None:
+            curve = drawn.ys if knob.name == drawn.x else drawn.moved.get((knob.name, i),
+                                                                          drawn.ys)
+            assert state["curve"] == _polyline(drawn.xs, _drawn(curve), *got["frame"]), \
+                (knob.name, i)
     v.clean()
 
 

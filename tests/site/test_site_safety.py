@@ -87,7 +87,7 @@ def test_marks_escape_text_and_attributes() -> None:
     assert isinstance(out, Markup)
     assert out == (
         'a &lt;b&gt;&#34;<span class="rlkl-num rlkl-verified" tabindex="0" '
-        'data-status="verified" data-detail="computed &#34;1.4&#34; &lt;i&gt;x&lt;/i&gt; &amp; y">'
+        'data-detail="computed &#34;1.4&#34; &lt;i&gt;x&lt;/i&gt; &amp; y">'
         "1.4</span>"
         "&#34;&lt;/b&gt; &amp; 2"
     )

@@ -1,20 +1,57 @@
 /* rlkl site behaviour: the check question and the "change one variable" controls.
    The controls compute nothing: the page ships, as JSON, every number that moves at every
    point of each input's range, computed with rlkl.core when the site was built
-   (rlkl/claims/explore.py), and the plot's curves with their vertical ranges. Moving a
-   control writes those texts into the marked numbers, marks the claims that stop holding,
-   and redraws the plot from the shipped curve.
+   (rlkl/claims/explore.py), and the plot's curves with their vertical ranges, each
+   repeated part once (rlkl/site/plot.py, `shipped`; unpacked here to exactly those texts
+   and values). Moving a control writes those texts into the marked numbers, marks the
+   claims that stop holding, and redraws the plot from the shipped curve.
    A number's record (its ::after tooltip) is shifted left when it would leave the window.
    Without JavaScript, the quiz answer sits in a closed <details> and the controls stay at
    the lesson's own values (disabled). */
 (function () {
   "use strict";
 
-  function redraw(svg, plot, key, index) {
+  function runs(entries, each) {  // rlkl/site/plot.py `_runs`: [entry, count] is a run
+    var out = [];
+    entries.forEach(function (entry) {
+      var count = Array.isArray(entry) ? entry[1] : 1;
+      if (Array.isArray(entry)) entry = entry[0];
+      for (var i = 0; i < count; i++) out.push(each(entry));
+    });
+    return out;
+  }
+
+  function column(shipped) {  // rlkl/site/plot.py `column`: exact, whole units of 10^-k
+    var k = shipped[0], unit = Number("1e" + k), sum = 0;
+    return runs(shipped.slice(1), function (entry) {
+      if (entry === null || k === null) return entry;
+      sum += entry;
+      return sum / unit;
+    });
+  }
+
+  function unpack(data) {  // the shipped data with every text, list and curve in place
+    var lists = data.lists.map(function (list) {
+      return runs(list, function (i) { return data.texts[i]; });
+    });
+    data.knobs.forEach(function (knob) {
+      knob.texts = lists[knob.texts];
+      Object.keys(knob.numbers).forEach(function (n) {
+        knob.numbers[n] = lists[knob.numbers[n]];
+      });
+    });
+    var plot = data.plot;
+    if (plot) {
+      plot.xs = column(plot.xs);
+      plot.ys = plot.ys.map(column);
+    }
+    return data;
+  }
+
+  function redraw(svg, plot, curve, index) {
     if (!svg || !plot) return;
     var d = svg.dataset, pad = +d.pad, w = +d.width, h = +d.height, x0 = +d.x0, x1 = +d.x1;
-    var ys = plot.curves[key] || plot.curves[""];
-    var range = plot.scales[key] || plot.scales[""], low = range[0], high = range[1];
+    var ys = plot.ys[curve], low = plot.scales[curve][0], high = plot.scales[curve][1];
     function x(v) { return pad + (w - 2 * pad) * (v - x0) / ((x1 - x0) || 1); }
     function y(v) { return h - pad - (h - 2 * pad) * (v - low) / (high - low); }
     svg.querySelector(".rlkl-curve").setAttribute("points", plot.xs.map(function (v, i) {
@@ -48,7 +85,8 @@
   }
 
   function setupExplore(section) {
-    var data = JSON.parse(section.querySelector(".rlkl-explore-data").textContent);
+    var data = unpack(JSON.parse(section.querySelector(".rlkl-explore-data").textContent));
+    section.rlklExplore = data;  // as the page uses it (the browser tests read it)
     var form = section.querySelector("form"), svg = section.querySelector("svg.rlkl-plot");
     var summary = form.querySelector(".rlkl-moved-summary");
     var sliders = Array.prototype.slice.call(form.querySelectorAll("input[data-knob]"));
@@ -93,7 +131,8 @@
         (untrue ? ", and " + untrue + " claim" + (untrue === 1 ? " is" : "s are") +
          " no longer true here (marked)" : "") + ".";
       var plot = data.plot;
-      if (plot) redraw(svg, plot, plot.x === knob.name ? "" : knob.name + ":" + i,
+      var moved = plot && Object.prototype.hasOwnProperty.call(plot.moved, knob.name);
+      if (plot) redraw(svg, plot, moved ? plot.moved[knob.name][i] : plot.curve,
                        plot.x === knob.name ? i : null);
     }
     sliders.forEach(function (slider) {
