@@ -87,11 +87,17 @@ def _element_end(html: str, tag: str, start: int) -> int | None:
     """Where the element whose start tag opens before ``start`` ends (after its end tag),
     counting the ``tag`` elements nested in it; None when it is not closed."""
     depth = 1
-    for found in re.finditer(rf"<(/?){tag}\b[^>]*>", html[start:]):
+    for found in _tag(tag).finditer(html, start):
         depth += -1 if found.group(1) else 1
         if depth == 0:
-            return start + found.end()
+            return found.end()
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _tag(tag: str) -> re.Pattern[str]:
+    """The start and end tags of ``tag`` elements (group 1: "/" for an end tag)."""
+    return re.compile(rf"<(/?){tag}\b[^>]*>")
 
 
 def hold_back(html: str, blocks: Sequence[str] = ()) -> tuple[str, tuple[str, ...]]:
