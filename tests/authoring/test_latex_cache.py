@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -103,4 +104,29 @@ def test_the_key_names_the_reader_code_and_sympy(cache: Path) -> None:
     stale.parent.mkdir(parents=True)
     stale.write_text("{}", encoding="utf-8")
     latex.parse_relation(KL)
-    assert sorted(p.name for p in cache.iterdir()) == [name]  # an older reader's file is gone
+    assert sorted(p.name for p in cache.glob("latex-*")) == [name]  # an older reader's is gone
+
+
+def test_every_shipped_relation_is_reused_from_disk(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every kind of reading is kept, cases (piecewise rows and their conditions), binomials
+    and standard deviations among them: a kind the cache did not know was read again with
+    sympy in every process (importing it costs ~1.5 s of CPU)."""
+    from rlkl.claims.equations.latex import split_relations
+    from tests.claims.helpers import CONTENT
+
+    relations = sorted({r.rhs for path in CONTENT.glob("*/lesson.json")
+                        for science in json.loads(path.read_text("utf-8")).get("science", [])
+                        for r in split_relations(science["equation"])})
+    first = {}
+    for rhs in relations:
+        try:
+            first[rhs] = latex.parse_relation(rhs)
+        except latex.EquationError:
+            continue
+    kinds = {k for p in first.values() for k in re.findall(r'\["([a-z]+)"', json.dumps(p.tree))}
+    assert {"piecewise", "binomial", "std"} <= kinds <= latex_cache.KINDS
+    _fresh_process(monkeypatch)
+    for rhs, parsed in first.items():
+        assert latex.parse_relation(rhs) == parsed

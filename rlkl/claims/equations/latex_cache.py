@@ -29,7 +29,11 @@ from rlkl.cache_dir import cache_root, used, written
 
 MAX_ENTRIES = 4096
 MAX_TREE_DEPTH = 200
-KINDS = {"num", "sym", "add", "mul", "pow", "log", "exp", "min", "max", "abs", "sum", "mean"}
+KINDS = {"num", "sym", "add", "mul", "pow", "log", "exp", "min", "max", "abs", "sum", "mean",
+         "binomial", "std", "piecewise"}
+"""Every kind of node the reader writes (:func:`rlkl.claims.equations.latex.evaluate`): a
+reading with another is read again, so a kind missing here is a reading never kept."""
+COMPARISONS = {">", "<", "\\ge", "\\geq", "\\le", "\\leq"}  # of a piecewise row's conditions
 
 
 @functools.cache
@@ -79,10 +83,32 @@ def _tree(value: Any, depth: int = 0) -> tuple[Any, ...] | None:
         return ("num", float(rest[0])) if ok else None
     if kind == "sym":
         return ("sym", rest[0]) if len(rest) == 1 and isinstance(rest[0], str) else None
+    if kind == "piecewise":
+        found = rest[0] if len(rest) == 1 and isinstance(rest[0], list) else []
+        rows = [row for row in (_row(r, depth + 1) for r in found) if row is not None]
+        return ("piecewise", tuple(rows)) if rows and len(rows) == len(found) else None
     children = [_tree(child, depth + 1) for child in rest]
     if not children or any(child is None for child in children):
         return None
     return (kind, *children)
+
+
+def _row(value: Any, depth: int) -> tuple[Any, ...] | None:
+    """A piecewise row, ``[value, [[comparison, left, right], …]]``, as the reader's tuples;
+    None when it is not one."""
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[1], list)):
+        return None
+    tree = _tree(value[0], depth)
+    conditions = []
+    for condition in value[1]:
+        if not (isinstance(condition, list) and len(condition) == 3
+                and condition[0] in COMPARISONS):
+            return None
+        left, right = _tree(condition[1], depth + 1), _tree(condition[2], depth + 1)
+        if left is None or right is None:
+            return None
+        conditions.append((condition[0], left, right))
+    return (tree, tuple(conditions)) if tree is not None else None
 
 
 def _entries(path: Path) -> dict[str, Any]:
