@@ -6,13 +6,14 @@ schema references are rendered from rlkl's own code (trusted Markdown).
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from rlkl.site.lesson import Blocks, Link, macros
 from rlkl.site.records import ClaimRow, ExemptRow, LessonEntry, SiteCheck
@@ -103,6 +104,20 @@ def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, 
     return markdown, tuple(blocks.items)
 
 
+def _claim_tables(rows: Sequence[ClaimRow]) -> list[tuple[str, int, Markup]]:
+    """A lesson's claims by status (in status order), each group's table rows rendered: the
+    report of 1,000 lessons has ~50,000 of them, which Jinja renders in ~0.6 s and this loop,
+    escaping every value alike (``markupsafe.escape``), in ~0.15 s."""
+    tables = []
+    for status, group in itertools.groupby(sorted(rows, key=lambda r: r.status),
+                                           key=lambda r: r.status):
+        trs = [f"<tr><td>{escape(r.name)}</td><td>{escape(r.kind)}</td><td>{escape(r.pointer)} "
+               f"{escape(r.line)}:{escape(r.column)}</td><td>{escape(r.text)}</td>"
+               f"<td>{escape(r.computed)}</td></tr>\n" for r in group]
+        tables.append((status, len(trs), Markup("".join(trs))))
+    return tables
+
+
 def report_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
     """Every claim with its status, per lesson, and the numeric core's version."""
     claims: dict[str, list[ClaimRow]] = {}
@@ -113,7 +128,7 @@ def report_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, t
         exempt.setdefault(row.lesson, []).append(row)
     lessons = [
         (r.lesson.id, r.lesson.name, url(f"lessons/{r.lesson.id}.md"),
-         claims.get(r.lesson.id, []), exempt.get(r.lesson.id, []))
+         _claim_tables(claims.get(r.lesson.id, [])), exempt.get(r.lesson.id, []))
         for r in check.lessons
     ]
     html = macros("pages.html")("report")(check, lessons)
