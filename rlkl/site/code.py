@@ -5,6 +5,7 @@ the code a learner sees is the code that verified the page."""
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 from collections.abc import Iterable
 
@@ -32,6 +33,7 @@ def core_function(expressions: Iterable[str]) -> tuple[str, str] | None:
     return None
 
 
+@functools.cache  # rlkl.core's few functions, each found once (~0.2 ms)
 def _source(function: object) -> str:
     """The function's source as installed ("" when Python cannot find it)."""
     try:
