@@ -204,6 +204,8 @@ class Cache:
             if rows is None or rows["key"] != data["key"] or not isinstance(report, dict):
                 return None
             report = {**report, **{k: v for k, v in rows.items() if k != "key"}}
+        else:  # unread, and used as much as its summary (the site and the plugin read it)
+            used(self.folder / f"{name}.rows.json")
         try:
             return LessonReport.from_json(report)  # type: ignore[arg-type]
         except (ValueError, KeyError, TypeError, AttributeError):

@@ -97,14 +97,18 @@ SETTINGS: tuple[Setting, ...] = (
 _KEYS = {s.key: s for s in SETTINGS}
 
 
-def export_cache(config: Config) -> None:
+def export_cache(config: Config) -> tuple[str, ...]:
     """The configuration's ``cache-dir`` and ``cache-size`` as the run's (its processes' and
     the equation reader's too): the environment variables they stand for, unless those are
-    set (the environment wins, as the command line does)."""
+    set (the environment wins, as the command line does). The names set, for a caller that
+    outlives the run (a pytest session) to unset them."""
+    exported = []
     for name, value in (("RLKL_CACHE_DIR", config.cache_dir),
                         ("RLKL_CACHE_SIZE", config.cache_size)):
         if value is not None and not os.environ.get(name):
             os.environ[name] = str(value)
+            exported.append(name)
+    return tuple(exported)
 
 
 @dataclass(frozen=True)

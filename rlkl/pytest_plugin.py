@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,6 +87,7 @@ _PER_LESSON = pytest.StashKey[bool]()
 
 
 _RULES = pytest.StashKey[Rules]()
+_EXPORTED = pytest.StashKey[tuple[str, ...]]()  # environment variables set for the session
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -97,7 +99,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_PER_LESSON] = chosen == "lesson"
     try:
         project = load_project(config.rootpath)
-        export_cache(project)  # its cache-dir and cache-size, as rlkl check takes them
+        config.stash[_EXPORTED] = export_cache(project)  # cache-dir and -size, as rlkl check
         config.stash[_RULES] = project.rules()
         activate(project.functions, project.root)  # the authors' functions, as rlkl check
     except (ConfigError, SelectorError, ExtensionError) as error:
@@ -412,6 +414,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     the interpreter's end, they cost a run of 1,000 lessons 1.7 s more at its exit."""
     if _CHECKED in config.stash:
         del config.stash[_CHECKED]
+    for name in config.stash.get(_EXPORTED, ()):  # the configuration's cache settings
+        os.environ.pop(name, None)
     deactivate()  # this session's functions (a pytester run sits inside another session)
 
 

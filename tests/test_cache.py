@@ -336,16 +336,21 @@ def test_a_write_prunes_the_folder_at_most_every_ten_minutes(
     folder = tmp_path / "cache"
     store = Cache(folder)
     store.put_derived("site-page", "0" * 64, "first")  # looks at the folder: nothing to do
-    old = folder / "old-entry.json"
-    old.write_bytes(b"x" * (2 << 20))
-    os.utime(old, (time.time() - 86400,) * 2)
+    old, theirs = folder / f"{'f' * 64}.rows.json", folder / "thesis.pdf"
+    for path in (old, theirs):  # an old entry of rlkl's, and a file that is not rlkl's
+        path.write_bytes(b"x" * (2 << 20))
+        os.utime(path, (time.time() - 86400,) * 2)
     store.put_derived("site-page", "1" * 64, "second")
     assert old.exists(), "looked at again within ten minutes"
     stamp = folder / ".pruned"
     os.utime(stamp, (time.time() - cache_dir.PRUNE_EVERY_S - 1,) * 2)
     store.put_derived("site-page", "2" * 64, "third")
-    assert not old.exists()
+    assert not old.exists() and theirs.exists()
     assert store.derived("site-page", "1" * 64) == "second"
+    old.write_bytes(b"x" * (2 << 20))
+    os.utime(stamp, (time.time() + 86400,) * 2)  # a stamp from the future: looked at now
+    store.put_derived("site-page", "3" * 64, "fourth")
+    assert not old.exists() and theirs.exists()
     for value, limit in [("", 1024), ("0", 1024), ("x", 1024), ("-5", 1024), ("64", 64)]:
         monkeypatch.setenv("RLKL_CACHE_SIZE", value)
         assert cache_dir.size_limit() == limit << 20
@@ -365,11 +370,27 @@ def test_the_configured_cache_size_limits_rlkl_check(
         os.utime(junk, (time.time() - 86400,) * 2)
     (tmp_path / "rlkl.toml").write_text('cache-dir = "cache"\ncache-size = 2\n', "utf-8")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("RLKL_CACHE_DIR", raising=False)
-    monkeypatch.delenv("RLKL_CACHE_SIZE", raising=False)
+    for name in ("RLKL_CACHE_DIR", "RLKL_CACHE_SIZE"):  # restored after the run sets them
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     result = CliRunner().invoke(main, ["check", "content"])
     assert result.exit_code == 0, result.output
     assert os.environ["RLKL_CACHE_SIZE"] == "2"
     assert sum(p.stat().st_size for p in folder.iterdir()) <= 0.8 * (2 << 20)
     assert CliRunner().invoke(main, ["check", "content", "--format", "json"]).exit_code == 0
     assert len(list(folder.glob("*.rows.json"))) == 1, "the check's own entry was pruned"
+
+
+def test_a_summary_read_marks_its_rows_used_too(tmp_path: Path) -> None:
+    """``rlkl check`` reads summaries only (``rows=False``); the rows the site and the
+    plugin read are as used as their summary, so they are not pruned first."""
+    space = Workspace.copy(tmp_path)
+    folder = tmp_path / "cache"
+    _json([space.root / SEED], Cache(folder))
+    day_ago = time.time() - 86400
+    for entry in folder.glob("*.json"):
+        os.utime(entry, (day_ago, day_ago))
+    key, hit = Cache(folder, rows=False).lookup(space.path(), display_path(space.path()))
+    assert hit is not None and hit.summary
+    for name in (f"{key.name}.json", f"{key.name}.rows.json"):
+        assert (folder / name).stat().st_mtime > day_ago + 3600, name

@@ -448,7 +448,11 @@ def read_explored(data: Mapping[str, Any]) -> tuple[tuple[Knob, ...], Plot | Non
     def values(ys: Sequence[Any]) -> tuple[float | None, ...]:
         return tuple(None if y is None else float(y) for y in ys)
 
+    moved = {(str(name), int(i)): values(ys) for name, i, ys in p["moved"]}
+    sizes = {k.name: len(k.values) for k in knobs}
+    for name in {name for name, _ in moved}:  # a knob that moves the curve: at every point
+        if {i for n, i in moved if n == name} != set(range(sizes.get(name, -1))):
+            raise ValueError(f"the plot's curves for {name!r} are not one per point")
     return knobs, Plot(str(p["x"]), str(p["y"]), str(p["x_label"]), str(p["y_label"]),
                        tuple(float(x) for x in p["xs"]), values(p["ys"]),
-                       (point[0], point[1]),
-                       {(str(name), int(i)): values(ys) for name, i, ys in p["moved"]})
+                       (point[0], point[1]), moved)

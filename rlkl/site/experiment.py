@@ -93,13 +93,27 @@ class Later:
 
 
 def _made_later(cache: Cache | None, send: Any) -> None:
+    """In the forked process: the page, or None when the build is to make it (the run
+    raised, or logged a warning, which a strict build must see)."""
+    import logging
+    import signal
+
+    from rlkl.site.shared import Warnings
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's; it ends this one
     with contextlib.suppress(OSError):
         os.nice(10)  # the build's own processes first
+    logger = logging.getLogger("mkdocs")
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+    logger.propagate = False
+    warnings = Warnings()
+    logger.addHandler(warnings)
     try:
         made: tuple[str, bytes] | None = experiment_page(cache)
     except Exception:  # made again by the build, which reports what is wrong
         made = None
-    send.send(made)
+    send.send(made if warnings.count == 0 else None)
     send.close()
 
 

@@ -105,9 +105,9 @@ def catalog_markdown(check: SiteCheck, url: Callable[[str], str]) -> tuple[str, 
 
 
 def _claim_tables(rows: Sequence[ClaimRow]) -> list[tuple[str, int, Markup]]:
-    """A lesson's claims by status (in status order), each group's table rows rendered: the
-    report of 1,000 lessons has ~50,000 of them, which Jinja renders in ~0.6 s and this loop,
-    escaping every value alike (``markupsafe.escape``), in ~0.15 s."""
+    """A lesson's claims by status (in status order), each group's table rows rendered,
+    every value escaped as the template escapes it (``markupsafe.escape``): the report of
+    1,000 PPO copies (47,000 rows) took 0.76 s through the template, 0.25 s so."""
     tables = []
     for status, group in itertools.groupby(sorted(rows, key=lambda r: r.status),
                                            key=lambda r: r.status):

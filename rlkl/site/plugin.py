@@ -13,6 +13,7 @@ site/mkdocs.yml`` works the same.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from pathlib import Path
@@ -149,7 +150,8 @@ class RlklPlugin(BasePlugin[RlklConfig]):  # type: ignore[no-untyped-call]
         cache = self.cache = Cache(folder) if folder is not None else None
         later = None  # the experiment page, made beside the check in a batch build
         if self.config.experiment and self.jobs > 1 and can_fork():
-            later = Later(cache)
+            with contextlib.suppress(OSError):  # no process to be had: made in the build
+                later = Later(cache)
         try:
             self._checked(config, content, rules, later)
         finally:

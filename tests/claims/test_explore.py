@@ -168,3 +168,18 @@ def test_a_declared_list_entry_moves_alone() -> None:
     assert moved["output loss_seq"] == "0.8"  # (1.2 + 0.45) / 2 = 0.825 at 1 decimal
     own = [n for n in entry.numbers if report.numbers[n].role == "input nll2"]
     assert len(own) == 1 and report.numbers[own[0]].text == "0.3"
+
+
+def test_explored_data_reads_back_and_a_curve_short_of_a_point_is_refused() -> None:
+    """What the site caches of a lesson's knobs and plot reads back as computed; an entry
+    whose curves for a knob miss one of its points is refused (a damaged cache entry is a
+    miss, never a page that cannot be made)."""
+    from rlkl.claims.explore import explored, read_explored
+
+    data = explored(_reports()["ppo-clipped-objective"])
+    knobs, drawn = read_explored(data)
+    assert drawn is not None and drawn.moved and [k.name for k in knobs] == [
+        k["name"] for k in data["knobs"]]
+    damaged = {**data, "plot": {**data["plot"], "moved": data["plot"]["moved"][1:]}}
+    with pytest.raises(ValueError, match="one per point"):
+        read_explored(damaged)

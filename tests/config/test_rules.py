@@ -182,3 +182,19 @@ def test_the_pytest_plugin_skips_a_claim_whose_rule_is_ignored(
     broken = plugin_repo.runpytest("content", "-p", "no:cacheprovider")
     assert broken.ret == pytest.ExitCode.USAGE_ERROR
     broken.stderr.fnmatch_lines(["*rlkl.toml:1:11: RLKL801 not valid TOML*"])
+
+
+def test_the_pytest_plugin_takes_the_configured_cache_for_its_session_only(
+    plugin_repo: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``cache-dir`` and ``cache-size`` of rlkl.toml are the plugin's cache, as they are
+    ``rlkl check``'s; the pytest process's environment is as it was once the run is over."""
+    for name in ("RLKL_CACHE_DIR", "RLKL_CACHE_SIZE"):
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+    (plugin_repo.path / "rlkl.toml").write_text(
+        'cache-dir = "own-cache"\ncache-size = 64\n', encoding="utf-8")
+    plugin_repo.runpytest("content", "-p", "no:cacheprovider").assert_outcomes(
+        failed=1, passed=len(json.loads((CONTENT / SEED / "fixtures.json").read_text())["claims"]))
+    assert list((plugin_repo.path / "own-cache").glob("*.rows.json"))
+    assert "RLKL_CACHE_DIR" not in os.environ and "RLKL_CACHE_SIZE" not in os.environ
