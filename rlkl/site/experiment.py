@@ -71,8 +71,13 @@ class Later:
         self._made, send = context.Pipe(duplex=False)
         self._process = context.Process(target=_made_later, args=(cache, send), daemon=True,
                                         name="rlkl-experiment")
-        self._process.start()
-        send.close()
+        try:
+            self._process.start()
+        except OSError:  # no process to be had: the caller makes the page itself
+            self._made.close()
+            raise
+        finally:
+            send.close()
 
     def page(self) -> tuple[str, bytes]:
         """:func:`experiment_page`, as the process made it, else made here."""
@@ -95,20 +100,14 @@ class Later:
 def _made_later(cache: Cache | None, send: Any) -> None:
     """In the forked process: the page, or None when the build is to make it (the run
     raised, or logged a warning, which a strict build must see)."""
-    import logging
     import signal
 
-    from rlkl.site.shared import Warnings
+    from rlkl.site.shared import counted_only
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's; it ends this one
     with contextlib.suppress(OSError):
         os.nice(10)  # the build's own processes first
-    logger = logging.getLogger("mkdocs")
-    for handler in list(logger.handlers):
-        logger.removeHandler(handler)
-    logger.propagate = False
-    warnings = Warnings()
-    logger.addHandler(warnings)
+    warnings = counted_only()
     try:
         made: tuple[str, bytes] | None = experiment_page(cache)
     except Exception:  # made again by the build, which reports what is wrong

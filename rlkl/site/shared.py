@@ -65,6 +65,19 @@ class Warnings(logging.Handler):
         self.count += 1
 
 
+def counted_only() -> Warnings:
+    """In a forked process: MkDocs' log goes nowhere, its warnings and errors only counted
+    (what the process made is left to the build when it logged any, and the build logs
+    it)."""
+    logger = logging.getLogger("mkdocs")
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+    logger.propagate = False
+    warnings = Warnings()
+    logger.addHandler(warnings)
+    return warnings
+
+
 class Pages:
     """The lesson pages ``uris`` (in the order the build writes them), shared between this
     process, which takes them from the first one on, and ``workers`` forked processes, which
@@ -92,12 +105,7 @@ class Pages:
     def _work(self, render: Callable[[str], Made | None]) -> None:
         """In a worker: render the last page not taken yet until none is left. Its log goes
         nowhere; a page that logged a warning is left to the build (it logs it there)."""
-        logger = logging.getLogger("mkdocs")
-        for handler in list(logger.handlers):
-            logger.removeHandler(handler)
-        logger.propagate = False
-        warnings = Warnings()
-        logger.addHandler(warnings)
+        warnings = counted_only()
         bounds = self._bounds
         while True:
             with bounds.get_lock():
